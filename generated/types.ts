@@ -1,0 +1,270 @@
+// GENERATED from openapi.yaml by `npm run generate`. Do not edit.
+import type { components, operations } from './schema';
+
+export type Error = components['schemas']['Error'];
+export type Health = components['schemas']['Health'];
+export type Readiness = components['schemas']['Readiness'];
+export type Plan = components['schemas']['Plan'];
+export type Account = components['schemas']['Account'];
+export type DropKind = components['schemas']['DropKind'];
+export type FileKind = components['schemas']['FileKind'];
+export type ConvertFormat = components['schemas']['ConvertFormat'];
+export type DropSlug = components['schemas']['DropSlug'];
+export type Drop = components['schemas']['Drop'];
+export type DropCreate = components['schemas']['DropCreate'];
+export type DropUpdate = components['schemas']['DropUpdate'];
+export type DropEnvelope = components['schemas']['DropEnvelope'];
+export type DropList = components['schemas']['DropList'];
+export type PublicDrop = components['schemas']['PublicDrop'];
+export type PublicDropEnvelope = components['schemas']['PublicDropEnvelope'];
+export type SubmissionStatus = components['schemas']['SubmissionStatus'];
+export type Submission = components['schemas']['Submission'];
+export type SubmissionEnvelope = components['schemas']['SubmissionEnvelope'];
+export type SubmissionList = components['schemas']['SubmissionList'];
+export type SubmissionUpdate = components['schemas']['SubmissionUpdate'];
+export type SubmissionForm = components['schemas']['SubmissionForm'];
+export type PublicSubmission = components['schemas']['PublicSubmission'];
+export type PublicSubmissionEnvelope = components['schemas']['PublicSubmissionEnvelope'];
+export type DownloadLink = components['schemas']['DownloadLink'];
+export type UploadForm = components['schemas']['UploadForm'];
+export type Upload = components['schemas']['Upload'];
+export type UploadEnvelope = components['schemas']['UploadEnvelope'];
+export type ToolSlug = components['schemas']['ToolSlug'];
+export type Tool = components['schemas']['Tool'];
+export type ToolList = components['schemas']['ToolList'];
+export type ImageResizeOptions = components['schemas']['ImageResizeOptions'];
+export type ImageConvertOptions = components['schemas']['ImageConvertOptions'];
+export type VideoConvertOptions = components['schemas']['VideoConvertOptions'];
+export type AudioCompressOptions = components['schemas']['AudioCompressOptions'];
+export type JobInput = components['schemas']['JobInput'];
+export type JobCreate = components['schemas']['JobCreate'];
+export type JobState = components['schemas']['JobState'];
+export type JobAccepted = components['schemas']['JobAccepted'];
+export type JobResult = components['schemas']['JobResult'];
+export type JobError = components['schemas']['JobError'];
+export type Job = components['schemas']['Job'];
+export type JobEnvelope = components['schemas']['JobEnvelope'];
+export type JobList = components['schemas']['JobList'];
+export type WebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
+export type WebhookAttempt = components['schemas']['WebhookAttempt'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryEnvelope = components['schemas']['WebhookDeliveryEnvelope'];
+export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
+
+export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropPage' | 'downloadFile' | 'createUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
+
+export interface OperationInfo {
+  operationId: OperationId;
+  method: string;
+  path: string;
+  scope: string | null;
+  public: boolean;
+}
+
+export const OPERATIONS: readonly OperationInfo[] = [
+  {
+    "operationId": "getHealth",
+    "method": "GET",
+    "path": "/healthz",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "getReadiness",
+    "method": "GET",
+    "path": "/readyz",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "getAccount",
+    "method": "GET",
+    "path": "/v1/account",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "listDrops",
+    "method": "GET",
+    "path": "/v1/drops",
+    "scope": "drops:read",
+    "public": false
+  },
+  {
+    "operationId": "createDrop",
+    "method": "POST",
+    "path": "/v1/drops",
+    "scope": "drops:write",
+    "public": false
+  },
+  {
+    "operationId": "getDrop",
+    "method": "GET",
+    "path": "/v1/drops/{slug}",
+    "scope": "drops:read",
+    "public": false
+  },
+  {
+    "operationId": "updateDrop",
+    "method": "PATCH",
+    "path": "/v1/drops/{slug}",
+    "scope": "drops:write",
+    "public": false
+  },
+  {
+    "operationId": "deleteDrop",
+    "method": "DELETE",
+    "path": "/v1/drops/{slug}",
+    "scope": "drops:write",
+    "public": false
+  },
+  {
+    "operationId": "listSubmissions",
+    "method": "GET",
+    "path": "/v1/drops/{slug}/submissions",
+    "scope": "drops:read",
+    "public": false
+  },
+  {
+    "operationId": "getSubmission",
+    "method": "GET",
+    "path": "/v1/drops/{slug}/submissions/{id}",
+    "scope": "drops:read",
+    "public": false
+  },
+  {
+    "operationId": "updateSubmission",
+    "method": "PATCH",
+    "path": "/v1/drops/{slug}/submissions/{id}",
+    "scope": "drops:write",
+    "public": false
+  },
+  {
+    "operationId": "deleteSubmission",
+    "method": "DELETE",
+    "path": "/v1/drops/{slug}/submissions/{id}",
+    "scope": "drops:write",
+    "public": false
+  },
+  {
+    "operationId": "getSubmissionDownload",
+    "method": "GET",
+    "path": "/v1/drops/{slug}/submissions/{id}/download",
+    "scope": "drops:read",
+    "public": false
+  },
+  {
+    "operationId": "getPublicDrop",
+    "method": "GET",
+    "path": "/v1/public/drops/{slug}",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "createPublicSubmission",
+    "method": "POST",
+    "path": "/v1/public/drops/{slug}/submissions",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "getDropPage",
+    "method": "GET",
+    "path": "/d/{slug}",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "downloadFile",
+    "method": "GET",
+    "path": "/v1/files/{key}",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "createUpload",
+    "method": "POST",
+    "path": "/v1/uploads",
+    "scope": "uploads:write",
+    "public": false
+  },
+  {
+    "operationId": "listTools",
+    "method": "GET",
+    "path": "/v1/tools",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "listJobs",
+    "method": "GET",
+    "path": "/v1/jobs",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "createJob",
+    "method": "POST",
+    "path": "/v1/jobs",
+    "scope": "by-tool",
+    "public": false
+  },
+  {
+    "operationId": "getJob",
+    "method": "GET",
+    "path": "/v1/jobs/{id}",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "cancelJob",
+    "method": "POST",
+    "path": "/v1/jobs/{id}/cancel",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "apiListJobs",
+    "method": "GET",
+    "path": "/api/v1/jobs",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "apiCreateJob",
+    "method": "POST",
+    "path": "/api/v1/jobs",
+    "scope": "by-tool",
+    "public": false
+  },
+  {
+    "operationId": "apiGetJob",
+    "method": "GET",
+    "path": "/api/v1/jobs/{id}",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "apiCancelJob",
+    "method": "POST",
+    "path": "/api/v1/jobs/{id}/cancel",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "listWebhookDeliveries",
+    "method": "GET",
+    "path": "/v1/webhook-deliveries",
+    "scope": "webhooks:read",
+    "public": false
+  },
+  {
+    "operationId": "replayWebhookDelivery",
+    "method": "POST",
+    "path": "/v1/webhook-deliveries/{id}/replay",
+    "scope": "webhooks:write",
+    "public": false
+  }
+];
+
+export type { components, operations };

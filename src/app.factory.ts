@@ -1,0 +1,57 @@
+import { ConsoleLogger, type INestApplication, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import { AppModule } from './app.module';
+import { AllErrorsFilter, sendError } from './common/all-errors.filter';
+import { AppConfig } from './config/config';
+import { Contract } from './contract/contract';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** Builds the HTTP app (not listening). main.ts and the e2e tests both use it. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    allowErrorHandlerOverride: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
+    logger: jsonLogger(config),
+    bufferLogs: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.useGlobalFilters(new AllErrorsFilter());
+  app.enableShutdownHooks();
+
+  SwaggerModule.setup('docs', app, app.get(Contract).document as any, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+  await app.init();
+  // Nest's own Fastify error handler turns body-parser errors into bare HttpExceptions and loses
+  // their codes (invalid JSON, wrong content type); ours maps them to the envelope directly.
+  const logger = new Logger('Http');
+  fastify.setErrorHandler((err, request, reply) => sendError(reply, err, request, logger));
+  return app;
+}
+
+export function jsonLogger(config: AppConfig): ConsoleLogger | false {
+  if (config.LOG_LEVEL === 'silent') return false;
+  const levels = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
+  const map: Record<string, number> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4, trace: 5 };
+  return new ConsoleLogger({ json: true, logLevels: levels.slice(0, (map[config.LOG_LEVEL] ?? 3) + 1) as any });
+}
+
+export type { INestApplication };

@@ -1,0 +1,67 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { AppConfig } from '../config/config';
+import { limitsOf } from '../config/plans';
+import { Contract } from '../contract/contract';
+import { OPERATION_KEY } from '../contract/operation.decorator';
+import { ApiKeysService } from './api-keys.service';
+import { ipAllowed } from './ip-allowlist';
+import { RateLimiterService, rateLimitHeaders } from './rate-limiter.service';
+import { bearerToken } from './tokens';
+import './auth-context';
+
+/** Public operations limited per client IP rather than per key. */
+const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission']);
+
+/**
+ * First global guard. In the order of PRODUCT.md §2: 401 (unauthorized, invalid_key, revoked,
+ * expired), 403 ip_not_allowed, 429 rate_limited. Sets request.auth for later guards and handlers.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly contract: Contract,
+    private readonly keys: ApiKeysService,
+    private readonly limiter: RateLimiterService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const operationId = this.reflector.get<string>(OPERATION_KEY, context.getHandler());
+    if (!operationId) return true; // not an API operation (docs, contract files)
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const operation = this.contract.operation(operationId);
+    request.operation = operation;
+
+    if (!operation.authenticated) {
+      if (IP_LIMITED.has(operationId)) await this.limiter.consume('ip', request.ip, this.config.PUBLIC_RATE_LIMIT);
+      return true;
+    }
+
+    const header = request.headers.authorization;
+    const token = bearerToken(header);
+    if (!token) {
+      throw ApiError.unauthorized(
+        'unauthorized',
+        header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".',
+      );
+    }
+    const key = await this.keys.findByToken(token);
+    if (!key) throw ApiError.unauthorized('invalid_key', 'The API key is not recognized.');
+    if (key.revokedAt) throw ApiError.unauthorized('revoked', `The API key was revoked on ${key.revokedAt.toISOString()}.`);
+    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+      throw ApiError.unauthorized('expired', `The API key expired on ${key.expiresAt.toISOString()}.`);
+    }
+    if (!ipAllowed(request.ip, key.ipAllowlist)) {
+      throw ApiError.forbidden('ip_not_allowed', `Requests from ${request.ip} are not allowed for this API key.`);
+    }
+    const state = await this.limiter.consume('key', key.id, limitsOf(key.account.plan).requestsPerSecond);
+    reply.headers(rateLimitHeaders(state));
+    request.auth = { key, account: key.account };
+    return true;
+  }
+}

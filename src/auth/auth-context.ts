@@ -1,0 +1,17 @@
+import type { Account } from '../accounts/account.entity';
+import type { CompiledOperation } from '../contract/contract';
+import type { ApiKey } from './api-key.entity';
+
+export interface AuthContext {
+  key: ApiKey;
+  account: Account;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by ApiKeyGuard on authenticated operations. */
+    auth?: AuthContext;
+    /** The contract operation the route is bound to. */
+    operation?: CompiledOperation;
+  }
+}

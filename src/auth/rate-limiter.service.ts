@@ -1,0 +1,70 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiError } from '../common/api-error';
+import { REDIS } from '../redis/redis.module';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * Requests-per-second limits kept in Redis (rate-limiter-flexible: one atomic Redis call per
+ * request), so every API process shares the same counters.
+ */
+@Injectable()
+export class RateLimiterService {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  /** Consumes one request for `subject`; throws 429 `rate_limited` (with headers) past the limit. */
+  async consume(bucket: string, subject: string, perSecond: number): Promise<RateLimitState> {
+    const limiter = this.limiter(bucket, perSecond);
+    try {
+      const res = await limiter.consume(subject, 1);
+      return this.state(perSecond, res);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) {
+        throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'The service is temporarily unavailable; retry shortly.');
+      }
+      const state = this.state(perSecond, err);
+      const retryAfter = Math.max(1, state.resetSeconds);
+      throw new ApiError(
+        HttpStatus.TOO_MANY_REQUESTS,
+        'rate_limited',
+        `Rate limit of ${perSecond} requests per second exceeded; retry in ${retryAfter} s.`,
+        undefined,
+        { ...rateLimitHeaders(state), 'Retry-After': retryAfter },
+      );
+    }
+  }
+
+  private state(limit: number, res: RateLimiterRes): RateLimitState {
+    return {
+      limit,
+      remaining: Math.max(0, res.remainingPoints),
+      resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+
+  private limiter(bucket: string, perSecond: number): RateLimiterRedis {
+    const id = `${bucket}:${perSecond}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `rl:${id}`, points: perSecond, duration: 1 });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, number> {
+  return {
+    'RateLimit-Limit': state.limit,
+    'RateLimit-Remaining': state.remaining,
+    'RateLimit-Reset': state.resetSeconds,
+  };
+}

@@ -1,0 +1,150 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import type { Account } from '../accounts/account.entity';
+import { AccountsService, toAccountView } from '../accounts/accounts.service';
+import type { ApiKey } from '../auth/api-key.entity';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { isValidCidr } from '../auth/ip-allowlist';
+import { isScope, SCOPES } from '../auth/scopes';
+import { ApiError } from '../common/api-error';
+import { loadConfig } from '../config/config';
+import { PLANS } from '../config/plans';
+import { migrate } from '../database/data-source';
+import { AdminModule } from './admin.module';
+
+/**
+ * Admin CLI (PRODUCT.md §2): one JSON document on stdout, messages on stderr, exit 0 or 1.
+ *   npm run -s admin -- account:create --plan pro --credits 1000
+ */
+type Services = { accounts: AccountsService; keys: ApiKeysService };
+
+function keyView(key: ApiKey, token?: string) {
+  return {
+    id: key.id,
+    ...(token ? { token } : {}),
+    tokenPrefix: key.tokenPrefix,
+    accountId: key.accountId,
+    scopes: key.scopes,
+    ipAllowlist: key.ipAllowlist,
+    dailyCap: key.dailyCap,
+    monthlyCap: key.monthlyCap,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+  };
+}
+
+function accountView(account: Account) {
+  return { ...toAccountView(account), webhookSecret: account.webhookSecret };
+}
+
+const nonNegativeInt = (value: string) => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a non-negative integer');
+  return Number(value);
+};
+const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promise<void>): Command {
+  const program = new Command('admin')
+    .description('Dropline administration: accounts, API keys and credits')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+
+  program
+    .command('account:create')
+    .description('Create an account')
+    .requiredOption('--plan <plan>', `one of ${PLANS.join(', ')}`)
+    .option('--credits <n>', 'starting credit balance', nonNegativeInt, 0)
+    .action((opts) =>
+      run(async ({ accounts }) => {
+        if (!(PLANS as readonly string[]).includes(opts.plan)) throw new InvalidArgumentError(`--plan must be one of ${PLANS.join(', ')}`);
+        return { account: accountView(await accounts.create(opts.plan, opts.credits)) };
+      }),
+    );
+
+  program
+    .command('account:show')
+    .description('Show an account')
+    .argument('<id>', 'account id (acc_…)')
+    .action((id) => run(async ({ accounts }) => ({ account: accountView(await accounts.get(id)) })));
+
+  program
+    .command('key:create')
+    .description('Create an API key; the token is printed once')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, list)
+    .option('--ip <cidrs>', 'comma-separated IPv4/IPv6 CIDRs allowed to use the key', list, [])
+    .option('--daily-cap <n>', 'credits per UTC day', nonNegativeInt)
+    .option('--monthly-cap <n>', 'credits per UTC month', nonNegativeInt)
+    .option('--expires-at <iso>', 'expiry, ISO 8601')
+    .action((opts) =>
+      run(async ({ accounts, keys }) => {
+        const unknown = (opts.scopes as string[]).filter((s) => !isScope(s));
+        if (unknown.length || opts.scopes.length === 0) throw new InvalidArgumentError(`unknown scope(s): ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+        const badIp = (opts.ip as string[]).find((c) => !isValidCidr(c));
+        if (badIp) throw new InvalidArgumentError(`--ip: ${badIp} is not an IPv4/IPv6 address or CIDR`);
+        let expiresAt: Date | null = null;
+        if (opts.expiresAt) {
+          expiresAt = new Date(opts.expiresAt);
+          if (Number.isNaN(expiresAt.getTime())) throw new InvalidArgumentError('--expires-at must be an ISO 8601 timestamp');
+        }
+        await accounts.get(opts.account);
+        const { key, token } = await keys.create({
+          accountId: opts.account,
+          scopes: opts.scopes,
+          ipAllowlist: opts.ip,
+          dailyCap: opts.dailyCap ?? null,
+          monthlyCap: opts.monthlyCap ?? null,
+          expiresAt,
+        });
+        return { key: keyView(key, token) };
+      }),
+    );
+
+  program
+    .command('key:revoke')
+    .description('Revoke an API key; takes effect on its next request')
+    .argument('<keyId>', 'key id (key_…)')
+    .action((id) =>
+      run(async ({ keys }) => {
+        const key = await keys.revoke(id);
+        if (!key) throw ApiError.notFound('Key');
+        return { key: keyView(key) };
+      }),
+    );
+
+  program
+    .command('credits:grant')
+    .description('Add credits to an account')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--amount <n>', 'credits to add', nonNegativeInt)
+    .action((opts) => run(async ({ accounts }) => ({ account: accountView(await accounts.grant(opts.account, opts.amount)) })));
+
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const run = async (action: (s: Services) => Promise<unknown>) => {
+    const config = loadConfig();
+    await migrate(config.DATABASE_URL);
+    const ctx = await NestFactory.createApplicationContext(AdminModule, { logger: false });
+    try {
+      const out = await action({ accounts: ctx.get(AccountsService), keys: ctx.get(ApiKeysService) });
+      process.stdout.write(JSON.stringify(out) + '\n');
+    } finally {
+      await ctx.close();
+    }
+  };
+  try {
+    await buildProgram(run).parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    exitCode = 1;
+  }
+  return exitCode;
+}
+
+main(process.argv).then((code) => process.exit(code));

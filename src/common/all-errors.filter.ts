@@ -1,0 +1,27 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from './error-response';
+
+/** The global filter: every error leaves as the envelope, through Fastify's reply. */
+@Catch()
+export class AllErrorsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    sendError(reply, exception, request, this.logger);
+  }
+}
+
+export function sendError(reply: FastifyReply, exception: unknown, request: FastifyRequest | undefined, logger: Pick<Logger, 'error'>): void {
+  const res = toErrorResponse(exception);
+  if (res.unexpected) {
+    logger.error({ reqId: request?.id, err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception });
+  }
+  if (reply.sent || reply.raw.headersSent) {
+    reply.raw.destroy();
+    return;
+  }
+  reply.status(res.status).headers(res.headers).header('content-type', 'application/json; charset=utf-8').send(res.body);
+}

@@ -1,0 +1,61 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { ApiError } from './api-error';
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: { code: string; message: string; details?: { path: string; message: string }[] } };
+  headers: Record<string, string | number>;
+  /** True for errors we did not expect: logged with their stack, never shown to the client. */
+  unexpected: boolean;
+}
+
+const FASTIFY_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'The request body is empty but Content-Type is application/json.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'This Content-Type is not accepted here.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request', 'Content-Length does not match the body.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'body_too_large', 'The request body is too large.'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type', 'Expected Content-Type multipart/form-data.'],
+};
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** Maps anything thrown — ours, Nest's, Fastify's, or a bug — to the `{error:{code,message}}` envelope. */
+export function toErrorResponse(err: unknown): ErrorResponse {
+  if (err instanceof ApiError) {
+    const error: ErrorResponse['body']['error'] = { code: err.code, message: err.message };
+    if (err.details?.length) error.details = err.details;
+    return { status: err.status, body: { error }, headers: err.headers ?? {}, unexpected: false };
+  }
+  const anyErr = err as { code?: string; statusCode?: number; status?: number; message?: string } | undefined;
+  if (anyErr?.code && FASTIFY_CODES[anyErr.code]) {
+    const [status, code, message] = FASTIFY_CODES[anyErr.code];
+    return simple(status, code, message);
+  }
+  if (err instanceof SyntaxError && (err as any).statusCode === 400) return simple(400, 'invalid_json', 'The request body is not valid JSON.');
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    if (status === HttpStatus.NOT_FOUND) return simple(404, 'not_found', 'No such route.');
+    return simple(status, STATUS_CODES[status] ?? 'error', status >= 500 ? 'Internal error.' : err.message);
+  }
+  const status = anyErr?.statusCode ?? anyErr?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return simple(status, STATUS_CODES[status] ?? 'bad_request', anyErr?.message ?? 'Bad request.');
+  }
+  return { ...simple(500, 'internal_error', 'Internal error. It has been logged.'), unexpected: true };
+}
+
+function simple(status: number, code: string, message: string): ErrorResponse {
+  return { status, body: { error: { code, message } }, headers: {}, unexpected: false };
+}

@@ -1,0 +1,6 @@
+import { migrate } from '../../src/database/data-source';
+import { TEST_DATABASE_URL } from './env';
+
+export default async function globalSetup(): Promise<void> {
+  await migrate(TEST_DATABASE_URL);
+}

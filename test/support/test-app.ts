@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createDroplineClient, type DroplineClient } from '../../generated/client';
+import type { Account } from '../../src/accounts/account.entity';
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { createApp } from '../../src/app.factory';
+import { ApiKeysService, type NewKeyInput } from '../../src/auth/api-keys.service';
+import { SCOPES } from '../../src/auth/scopes';
+import { loadConfig } from '../../src/config/config';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from './env';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  /** An account with a key holding every scope, and a client for it. */
+  newTenant(options?: { plan?: Account['plan']; credits?: number; key?: Partial<Omit<NewKeyInput, 'accountId'>> }): Promise<Tenant>;
+  newKey(accountId: string, key?: Partial<Omit<NewKeyInput, 'accountId'>>): Promise<{ token: string; keyId: string; client: DroplineClient }>;
+  client(token?: string): DroplineClient;
+  close(): Promise<void>;
+}
+
+export interface Tenant {
+  account: Account;
+  token: string;
+  keyId: string;
+  client: DroplineClient;
+}
+
+/** Starts the real app on a random loopback port against the test database and Redis. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    WORKER_IN_PROCESS: 'false',
+    ...env,
+  });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const accounts = app.get(AccountsService);
+  const keys = app.get(ApiKeysService);
+  const client = (token?: string) => createDroplineClient({ baseUrl, token });
+  const newKey = async (accountId: string, key: Partial<Omit<NewKeyInput, 'accountId'>> = {}) => {
+    const created = await keys.create({ scopes: [...SCOPES], ...key, accountId });
+    return { token: created.token, keyId: created.key.id, client: client(created.token) };
+  };
+  return {
+    app,
+    baseUrl,
+    client,
+    newKey,
+    async newTenant(options = {}) {
+      // bench plan: tests are not throttled unless they ask for a real plan.
+      const account = await accounts.create(options.plan ?? 'bench', options.credits ?? 1000);
+      return { account, ...(await newKey(account.id, options.key)) };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** A slug no other test run will have picked. */
+export function uniqueSlug(prefix = 't'): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -1,13 +1,18 @@
 /** Unit tests sit next to their source; e2e tests under test/ start the real app against real Postgres and Redis. */
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true } }];
+const ESM_ONLY = [
+  'file-type', '@tokenizer', 'token-types', '@borewit', 'strtok3', 'uint8array-extras', // MIME sniffing
+  'content-disposition', 'glob', 'minimatch', '@isaacs', 'brace-expansion', 'balanced-match', 'minipass', 'path-scurry', 'lru-cache', // @fastify/static (for /docs)
+];
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  // file-type and its helpers ship only ESM; let swc turn them into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|@borewit)/)'],
+  // Node 20 can require() these ESM-only packages, jest's module system cannot: swc turns them into CommonJS.
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json', 'mjs'],
 };
 module.exports = {
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {
@@ -15,7 +20,6 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 60000,
     },
   ],
 };

@@ -1,5 +1,6 @@
 import { ConsoleLogger, type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +9,7 @@ import { AllErrorsFilter, sendError } from './common/all-errors.filter';
 import { AppConfig } from './config/config';
 import { Contract } from './contract/contract';
 
+const frameworkLogger = new Logger('Http');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /** Builds the HTTP app (not listening). main.ts and the e2e tests both use it. */
@@ -22,9 +24,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
-    allowErrorHandlerOverride: true,
+    // Malformed URLs are answered by Fastify's router before Nest sees them.
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => sendError(reply, err, request, frameworkLogger),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: jsonLogger(config),
     bufferLogs: false,
   });
@@ -40,10 +43,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
   await app.init();
-  // Nest's own Fastify error handler turns body-parser errors into bare HttpExceptions and loses
-  // their codes (invalid JSON, wrong content type); ours maps them to the envelope directly.
-  const logger = new Logger('Http');
-  fastify.setErrorHandler((err, request, reply) => sendError(reply, err, request, logger));
   return app;
 }
 

@@ -1,7 +1,14 @@
 import ipaddr from 'ipaddr.js';
 
-/** Parses a CIDR or a single address (taken as /32 or /128); throws on anything else. */
+/**
+ * Parses a CIDR or a single address (taken as /32 or /128); throws on anything else.
+ * IPv4 must be four-part decimal: "1.2.3" is legal for inet_aton but surely a typo here.
+ */
 export function parseCidr(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  const [address] = entry.split('/');
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) {
+    throw new Error(`${entry} is not an IP address or CIDR`);
+  }
   if (entry.includes('/')) return ipaddr.parseCIDR(entry);
   const addr = ipaddr.parse(entry);
   return [addr, addr.kind() === 'ipv4' ? 32 : 128];

@@ -8,7 +8,7 @@ import { DatabaseModule } from '../database/database.module';
 
 /** Just what the admin commands need: no HTTP, no Redis, no guards. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, AccountsModule, TypeOrmModule.forFeature([ApiKey])],
+  imports: [ConfigModule.forRoot(), DatabaseModule, AccountsModule, TypeOrmModule.forFeature([ApiKey])],
   providers: [ApiKeysService],
 })
 export class AdminModule {}

@@ -10,6 +10,7 @@ export interface ErrorResponse {
 }
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_BAD_URL: [400, 'bad_request', 'The URL is malformed.'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'The request body is empty but Content-Type is application/json.'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'This Content-Type is not accepted here.'],
@@ -47,6 +48,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof HttpException) {
     const status = err.getStatus();
     if (status === HttpStatus.NOT_FOUND) return simple(404, 'not_found', 'No such route.');
+    // Nest rewraps Fastify's body-parser errors as bare HttpExceptions, keeping only status and message.
+    if (status === HttpStatus.BAD_REQUEST && /JSON/.test(err.message)) return simple(400, 'invalid_json', 'The request body is not valid JSON.');
     return simple(status, STATUS_CODES[status] ?? 'error', status >= 500 ? 'Internal error.' : err.message);
   }
   const status = anyErr?.statusCode ?? anyErr?.status;

@@ -1,9 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig, loadConfig } from './config';
 
+/** Provides the one validated AppConfig; pass one in (tests, CLI) or it is read from the environment. */
 @Global()
-@Module({
-  providers: [{ provide: AppConfig, useFactory: () => loadConfig() }],
-  exports: [AppConfig],
-})
-export class ConfigModule {}
+@Module({})
+export class ConfigModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [{ provide: AppConfig, useFactory: () => config ?? loadConfig() }],
+      exports: [AppConfig],
+    };
+  }
+}

@@ -24,11 +24,11 @@ export class RequestValidationGuard implements CanActivate {
 
     if (op.body) {
       const hasBody = request.body !== undefined && request.body !== null;
+      const type = request.headers['content-type'];
+      if ((hasBody || type) && !/^application\/json\b/i.test(type ?? '')) {
+        throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Expected Content-Type application/json.');
+      }
       if (!hasBody && op.bodyRequired) {
-        const type = request.headers['content-type'];
-        if (type && !type.startsWith('application/json')) {
-          throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Expected Content-Type application/json.');
-        }
         throw ApiError.validation('A JSON request body is required.', [{ path: 'body', message: 'is required' }]);
       }
       if (hasBody && !op.body(request.body)) throw this.invalid('body', op.body.errors);

@@ -27,18 +27,18 @@ export interface Tenant {
 }
 
 /** Starts the real app on a random loopback port against the test database and Redis. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<TestApp> {
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     WORKER_IN_PROCESS: 'false',
     ...env,
   });
   const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(0, host);
   const address = app.getHttpServer().address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const accounts = app.get(AccountsService);

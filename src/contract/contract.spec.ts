@@ -1,0 +1,43 @@
+import { OPERATIONS } from '../../generated/types';
+import { Contract } from './contract';
+
+describe('Contract', () => {
+  const contract = new Contract();
+
+  it('compiles every operation of openapi.yaml', () => {
+    for (const op of OPERATIONS) expect(contract.operation(op.operationId).operationId).toBe(op.operationId);
+  });
+
+  it('reads security and scope from the document', () => {
+    expect(contract.operation('createDrop')).toMatchObject({ authenticated: true, scope: 'drops:write' });
+    expect(contract.operation('getPublicDrop')).toMatchObject({ authenticated: false });
+    expect(contract.operation('createJob').scope).toBe('by-tool');
+  });
+
+  it('rejects unknown fields and bad values in drop bodies', () => {
+    const body = contract.operation('createDrop').body!;
+    expect(body({ name: 'ok' })).toBe(true);
+    expect(body({ name: 'ok', emoji: 'x' })).toBe(false);
+    expect(body({ name: '' })).toBe(false);
+    expect(body({ name: 'ok', slug: 'A_B' })).toBe(false);
+    expect(body({ name: 'ok', autoConvertTo: 'bmp' })).toBe(false);
+    expect(body({ name: 'ok', autoConvertTo: null, expiresAt: null })).toBe(true);
+  });
+
+  it('coerces query strings to the declared types', () => {
+    const query = contract.operation('listSubmissions').query;
+    const q: Record<string, unknown> = { limit: '5', isRead: 'true' };
+    expect(query(q)).toBe(true);
+    expect(q).toEqual({ limit: 5, isRead: true });
+    expect(query({ limit: '0' })).toBe(false);
+    expect(query({ isRead: 'maybe' })).toBe(false);
+  });
+
+  it('validates tool options with the component schemas', () => {
+    const resize = contract.schemaValidator('ImageResizeOptions');
+    expect(resize({ width: 720 })).toBe(true);
+    expect(resize({ maintainAspectRatio: false })).toBe(false);
+    expect(resize({ width: 0 })).toBe(false);
+    expect(resize({ width: 10, extra: 'ignored' })).toBe(true);
+  });
+});

@@ -1,0 +1,150 @@
+import { MediaError } from './media.errors';
+import type { AudioFormat, TranscodeAudioOptions, TranscodeVideoOptions, VideoFormat, VideoQuality } from './media.types';
+
+/**
+ * Pure argument building for ffmpeg/ffprobe. Nothing here runs a process.
+ *
+ * Safety: every ffmpeg/ffprobe run reads only local files (`-protocol_whitelist file`, input
+ * given as `file:<absolute path>`) through a demuxer from DEMUXERS (`-format_whitelist`), so
+ * playlists (hls, concat/ffconcat), image sequences (image2), tee, http and friends are refused
+ * by ffmpeg itself before any of their logic runs.
+ */
+
+/**
+ * Real media containers we accept as input, by libavformat demuxer name. An allowlist: anything
+ * else (hls, concat, image2, tee, lavfi, data, subtitles, …) is refused.
+ * `mov` covers mp4/m4a/3gp, `matroska` covers webm.
+ */
+export const DEMUXERS = [
+  'mov', 'matroska', 'avi', 'mpegts', 'mpeg', 'flv', 'asf', 'ogg',
+  'mp3', 'wav', 'w64', 'flac', 'aac', 'aiff', 'caf', 'amr', 'ac3', 'eac3', 'wv',
+] as const;
+
+/** `mov,mp4,m4a,3gp,3g2,mj2` → `mov` when any of its names is allowed; otherwise undefined. */
+export function allowedDemuxer(formatName: string | undefined): string | undefined {
+  if (!formatName) return undefined;
+  const names = formatName.split(',');
+  return names.some((n) => (DEMUXERS as readonly string[]).includes(n)) ? names[0] : undefined;
+}
+
+/** Options shared by every ffprobe/ffmpeg input: local files only, allowlisted demuxers only. */
+export function safeInputArgs(): string[] {
+  return ['-protocol_whitelist', 'file', '-format_whitelist', DEMUXERS.join(',')];
+}
+
+export function ffprobeArgs(absPath: string): string[] {
+  return ['-v', 'error', ...safeInputArgs(), '-show_format', '-show_streams', '-of', 'json', `file:${absPath}`];
+}
+
+/**
+ * Input options for a transcode: global quietness with periodic stats (progress comes from the
+ * `time=` of those stats lines), the safe-input options, and the demuxer ffprobe found, forced so
+ * ffmpeg cannot probe its way into a different one.
+ */
+export function ffmpegInputArgs(demuxer: string): string[] {
+  return [
+    '-nostdin', '-hide_banner', '-loglevel', 'error', '-stats', '-stats_period', '0.25',
+    ...safeInputArgs(), '-f', demuxer,
+  ];
+}
+
+/**
+ * Quality → CRF (lower is better and larger). x264 and VP9 use different scales.
+ * autoCompress on drops passes `crf: 28` explicitly.
+ */
+export const CRF: Record<'h264' | 'vp9', Record<VideoQuality, number>> = {
+  h264: { high: 20, medium: 23, low: 28 },
+  vp9: { high: 28, medium: 33, low: 40 },
+};
+const CRF_MAX = { h264: 51, vp9: 63 } as const;
+
+/** Audio bitrate inside video outputs, per quality. */
+const VIDEO_AUDIO_BITRATE: Record<'aac' | 'opus', Record<VideoQuality, string>> = {
+  aac: { high: '192k', medium: '128k', low: '96k' },
+  opus: { high: '128k', medium: '96k', low: '64k' },
+};
+
+export interface OutputPlan {
+  ext: string;
+  args: string[];
+}
+
+/** Even dimensions: yuv420p H.264 refuses odd widths/heights. */
+const EVEN_SIZE = 'scale=trunc(iw/2)*2:trunc(ih/2)*2';
+
+export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
+  const format: VideoFormat = opts.format;
+  const quality: VideoQuality = opts.quality ?? 'medium';
+  if (!['mp4', 'webm', 'mov'].includes(format)) throw badOption(`Unsupported video format '${String(format)}'.`);
+  if (!['low', 'medium', 'high'].includes(quality)) throw badOption(`Unsupported video quality '${String(quality)}'.`);
+  const codec = format === 'webm' ? 'vp9' : 'h264';
+  const crf = opts.crf ?? CRF[codec][quality];
+  if (!Number.isInteger(crf) || crf < 0 || crf > CRF_MAX[codec]) {
+    throw badOption(`crf must be an integer from 0 to ${CRF_MAX[codec]} for ${format}.`);
+  }
+  const common = ['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '-1', '-map_chapters', '-1', '-vf', EVEN_SIZE, '-pix_fmt', 'yuv420p'];
+  if (codec === 'vp9') {
+    return {
+      ext: 'webm',
+      args: [
+        ...common,
+        // Realtime VP9 with row multithreading: roughly real-time speed for 720p on 2 cores.
+        '-c:v', 'libvpx-vp9', '-row-mt', '1', '-deadline', 'realtime', '-cpu-used', '8', '-crf', String(crf), '-b:v', '0',
+        '-c:a', 'libopus', '-b:a', VIDEO_AUDIO_BITRATE.opus[quality],
+        '-f', 'webm',
+      ],
+    };
+  }
+  return {
+    ext: format,
+    args: [
+      ...common,
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crf),
+      '-c:a', 'aac', '-b:a', VIDEO_AUDIO_BITRATE.aac[quality],
+      '-movflags', '+faststart',
+      '-f', format,
+    ],
+  };
+}
+
+/** '128k' → 128; throws unless it is 32k..320k. */
+export function parseBitrate(bitrate: string): number {
+  const m = /^(\d{2,3})k$/.exec(bitrate);
+  const kbps = m ? Number(m[1]) : NaN;
+  if (!(kbps >= 32 && kbps <= 320)) throw badOption(`Bitrate must be between 32k and 320k, got '${bitrate}'.`);
+  return kbps;
+}
+
+const AUDIO: Record<AudioFormat, { ext: string; codec: string[]; muxer: string[] }> = {
+  mp3: { ext: 'mp3', codec: ['-c:a', 'libmp3lame'], muxer: ['-f', 'mp3'] },
+  // AAC in an .m4a (MP4) container: unlike raw ADTS it records its duration.
+  aac: { ext: 'm4a', codec: ['-c:a', 'aac'], muxer: ['-movflags', '+faststart', '-f', 'ipod'] },
+  opus: { ext: 'opus', codec: ['-c:a', 'libopus'], muxer: ['-f', 'ogg'] },
+  wav: { ext: 'wav', codec: ['-c:a', 'pcm_s16le'], muxer: ['-f', 'wav'] },
+};
+
+export function audioOutputPlan(opts: TranscodeAudioOptions): OutputPlan {
+  const spec = AUDIO[opts.format];
+  if (!spec) throw badOption(`Unsupported audio format '${String(opts.format)}'.`);
+  const kbps = parseBitrate(opts.bitrate ?? '128k');
+  const rate = opts.format === 'wav' ? [] : ['-b:a', `${kbps}k`];
+  return {
+    ext: spec.ext,
+    args: ['-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', ...spec.codec, ...rate, ...spec.muxer],
+  };
+}
+
+/** Seconds from an ffmpeg stats line (`… time=00:01:02.50 …`), or undefined (no time, `N/A`, negative). */
+export function parseStatsTime(line: string): number | undefined {
+  const m = /time=\s*(\d+):(\d{2}):(\d{2}(?:\.\d+)?)/.exec(line);
+  if (!m) return undefined;
+  return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+export function isStatsLine(line: string): boolean {
+  return /^\s*(frame|size)=/.test(line);
+}
+
+function badOption(message: string): MediaError {
+  return new MediaError('processing_failed', message);
+}

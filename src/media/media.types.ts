@@ -1,0 +1,75 @@
+/** Public shapes of the media layer. Everything here is plain data; no I/O. */
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'unknown';
+
+export interface ProbeResult {
+  kind: MediaKind;
+  /** jpeg/png/webp/avif/gif/tiff for images; mp4/mov/webm/mkv/mp3/… for video and audio; 'unknown' otherwise. */
+  format: string;
+  width?: number;
+  height?: number;
+  /** Seconds. */
+  duration?: number;
+}
+
+/** Description of a written output, read back from the output file itself (sharp metadata / ffprobe). */
+export interface MediaOutput {
+  path: string;
+  format: string;
+  size: number;
+  width?: number;
+  height?: number;
+  /** Seconds. */
+  duration?: number;
+  /** Audio bitrate, e.g. '128k'. */
+  bitrate?: string;
+}
+
+export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'tiff', 'gif'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export interface TransformImageOptions {
+  /** Default: the input's format when it is one of IMAGE_FORMATS, otherwise png. */
+  format?: ImageFormat;
+  width?: number;
+  height?: number;
+  /** Default true: fit inside width×height keeping the aspect ratio. False: exactly width×height. */
+  maintainAspectRatio?: boolean;
+  /** 1..100, default 80. Used by jpeg, webp, avif and tiff; png and gif are written losslessly/palettised. */
+  quality?: number;
+  /** Default true: drop EXIF/XMP/ICC (the image is auto-oriented and converted to sRGB first). */
+  stripMetadata?: boolean;
+}
+
+export type VideoFormat = 'mp4' | 'webm' | 'mov';
+export type VideoQuality = 'low' | 'medium' | 'high';
+
+export interface TranscodeVideoOptions {
+  format: VideoFormat;
+  /** Default 'medium'. */
+  quality?: VideoQuality;
+  /** Overrides quality. H.264 (mp4, mov): 0..51; VP9 (webm): 0..63. */
+  crf?: number;
+}
+
+export type AudioFormat = 'mp3' | 'aac' | 'opus' | 'wav';
+
+export interface TranscodeAudioOptions {
+  format: AudioFormat;
+  /** '32k'..'320k', default '128k'. Ignored for wav (PCM). */
+  bitrate?: string;
+}
+
+/** Receives 0..100, non-decreasing; the last call is 100 on success. */
+export type ProgressCallback = (percent: number) => void;
+
+export interface MediaRepositoryOptions {
+  /** Default: FFMPEG_PATH, else `ffmpeg` on PATH. */
+  ffmpegPath?: string;
+  /** Default: FFPROBE_PATH, else `ffprobe` on PATH. */
+  ffprobePath?: string;
+  /** Wall-clock limit per operation, default 10 minutes. */
+  timeLimitMs?: number;
+  /** Largest accepted input (width × height × frames for animations; width × height for video), default 100 000 000. */
+  maxInputPixels?: number;
+}

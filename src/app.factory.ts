@@ -34,6 +34,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // JSON is UTF-8 by definition (RFC 8259); the contract and Dredd expect the bare media type.
+    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
   });
   app.useGlobalFilters(new AllErrorsFilter());
   app.enableShutdownHooks();

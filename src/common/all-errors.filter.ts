@@ -23,5 +23,5 @@ export function sendError(reply: FastifyReply, exception: unknown, request: Fast
     reply.raw.destroy();
     return;
   }
-  reply.status(res.status).headers(res.headers).header('content-type', 'application/json; charset=utf-8').send(res.body);
+  reply.status(res.status).headers(res.headers).header('content-type', 'application/json').send(res.body);
 }

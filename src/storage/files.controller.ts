@@ -1,5 +1,6 @@
-import { Controller, Get, Headers, HttpStatus, Inject, Param, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Headers, HttpStatus, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 import { Operation } from '../contract/operation.decorator';
 import { parseRange } from './byte-range';
@@ -28,6 +29,7 @@ export class FilesController {
     @Query('sig') sig: string,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
+    @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
     const verdict = this.signer.verify({ key, name, expires: Number(expires), sig });
@@ -74,6 +76,9 @@ export class FilesController {
       } else {
         reply.status(HttpStatus.OK).header('content-length', file.size);
       }
+      // HEAD (Fastify's automatic twin of this GET) needs the headers only. An empty stream keeps
+      // Fastify from reading the file just to discard it, and from rewriting Content-Length.
+      if (request.method === 'HEAD') return reply.send(Readable.from([]));
       const body = file.stream(wanted.kind === 'partial' ? wanted : undefined);
       streaming = true;
       return reply.send(body);

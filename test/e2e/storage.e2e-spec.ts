@@ -61,6 +61,14 @@ describe('GET /v1/files/{key} (local storage, signed URLs)', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('HEAD: the same headers, no body', async () => {
+    const res = await fetch(url, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(data.length));
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="R_sum_ _final_ 2024.pdf"/);
+    expect((await body(res)).length).toBe(0);
+  });
+
   it('206: a byte range, an open-ended range and a suffix range', async () => {
     const cases: [string, number, number][] = [
       ['bytes=10-19', 10, 19],

@@ -9,6 +9,8 @@ const common = {
   transform: { '^.+\\.(t|j)s$': swc },
   // Node 20 can require() these ESM-only packages, jest's module system cannot: swc turns them into CommonJS.
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  // file-type's exports offer only `import` conditions, which jest's CommonJS resolver does not read.
+  moduleNameMapper: { '^file-type$': '<rootDir>/node_modules/file-type/index.js' },
   moduleFileExtensions: ['ts', 'js', 'json', 'mjs'],
 };
 module.exports = {

@@ -4,7 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import { AppModule } from './app.module';
+import { MB, PLAN_LIMITS } from './config/plans';
 import { AllErrorsFilter, sendError } from './common/all-errors.filter';
 import { AppConfig } from './config/config';
 import { Contract } from './contract/contract';
@@ -24,12 +26,17 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    forceCloseConnections: true,
     // Malformed URLs are answered by Fastify's router before Nest sees them.
     frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => sendError(reply, err, request, frameworkLogger),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: jsonLogger(config),
     bufferLogs: false,
+  });
+  await app.register(multipart as any, {
+    // Per-file limits are the drop's or the plan's, enforced while streaming; these bound the rest.
+    limits: { files: 1, fields: 20, fieldSize: 16 * 1024, parts: 30, fileSize: PLAN_LIMITS.max.maxFileSizeMB * MB + 1 },
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onSend', async (request, reply) => {

@@ -8,12 +8,16 @@ import { DatabaseModule } from './database/database.module';
 import { DropsModule } from './drops/drops.module';
 import { HealthController } from './health/health.controller';
 import { RedisModule } from './redis/redis.module';
+import { QueueModule } from './queue/queue.module';
 import { StorageModule } from './storage/storage.module';
+import { SubmissionsModule } from './submissions/submissions.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { WorkerModule } from './worker/worker.module';
 
 /** Shared infrastructure: config, contract, Postgres, Redis. Both the API and the worker import it. */
 @Module({
-  imports: [ContractModule, RedisModule, DatabaseModule],
-  exports: [ContractModule, RedisModule, DatabaseModule],
+  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule],
+  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule],
 })
 export class CoreModule {}
 
@@ -23,8 +27,25 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), CoreModule, AuthModule, AccountsModule, DropsModule, StorageModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        CoreModule,
+        AuthModule,
+        AccountsModule,
+        DropsModule,
+        SubmissionsModule,
+        WebhooksModule,
+        ...(config.WORKER_IN_PROCESS === 'true' ? [WorkerModule] : []),
+      ],
       controllers: [HealthController],
     };
+  }
+}
+
+/** The worker process: the shared infrastructure and the queue consumers, no HTTP. */
+@Module({})
+export class WorkerRootModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: WorkerRootModule, imports: [ConfigModule.forRoot(config), CoreModule, WorkerModule] };
   }
 }

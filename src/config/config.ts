@@ -65,6 +65,11 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1)
   PUBLIC_RATE_LIMIT = 10;
 
+  /** Seconds between webhook attempts (PRODUCT.md §9): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h. */
+  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map(Number) : value))
+  @IsInt({ each: true }) @Min(0, { each: true })
+  WEBHOOK_RETRY_DELAYS: number[] = [5, 300, 1800, 7200, 18000, 36000];
+
   @IsOptional() @IsString()
   FFMPEG_PATH?: string;
   @IsOptional() @IsString()

@@ -5,10 +5,14 @@ import { Account } from '../accounts/account.entity';
 import { ApiKey } from '../auth/api-key.entity';
 import { Drop } from '../drops/drop.entity';
 import { Init1763700000000 } from './migrations/1763700000000-init';
+import { Submissions1763700000001 } from './migrations/1763700000001-submissions';
+import { Submission } from '../submissions/submission.entity';
+import { WebhookDeliveries1763700000002 } from './migrations/1763700000002-webhook-deliveries';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 
 /** Every entity and migration; the app, the CLI and the tests share this list. */
-export const ENTITIES = [Account, ApiKey, Drop];
-export const MIGRATIONS = [Init1763700000000];
+export const ENTITIES = [Account, ApiKey, Drop, Submission, WebhookDelivery];
+export const MIGRATIONS = [Init1763700000000, Submissions1763700000001, WebhookDeliveries1763700000002];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, type Repository } from 'typeorm';
 import type { DropCreate, DropUpdate, Drop as DropView } from '../../generated/types';
@@ -8,6 +8,7 @@ import { decodeCursor, paginate } from '../common/cursor';
 import { newId, randomSlug } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf } from '../config/plans';
+import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { checkDropRules } from './drop-rules';
 import { Drop } from './drop.entity';
 
@@ -16,9 +17,11 @@ const UNIQUE_VIOLATION = '23505';
 @Injectable()
 export class DropsService {
   private readonly baseUrl: string;
+  private readonly logger = new Logger(DropsService.name);
 
   constructor(
     @InjectRepository(Drop) private readonly drops: Repository<Drop>,
+    @Inject(STORAGE) private readonly storage: StorageDriver,
     config: AppConfig,
   ) {
     this.baseUrl = publicBaseUrl(config);
@@ -90,9 +93,25 @@ export class DropsService {
     return this.drops.findOneByOrFail({ id });
   }
 
+  /** A drop by its public slug, whoever owns it (public pages and intake). */
+  async findBySlug(slug: string): Promise<Drop> {
+    const drop = await this.drops.findOneBy({ slug });
+    if (!drop) throw ApiError.notFound('Drop');
+    return drop;
+  }
+
+  /** Deletes the drop, its submissions (FK cascade) and then their stored files. */
   async delete(accountId: string, slug: string): Promise<Drop> {
     const drop = await this.get(accountId, slug);
+    const files: { storage_key: string; processed_key: string | null }[] = await this.drops.query(
+      'SELECT storage_key, processed_key FROM submissions WHERE drop_id = $1',
+      [drop.id],
+    );
     await this.drops.delete({ id: drop.id });
+    const keys = files.flatMap((f) => [f.storage_key, f.processed_key]).filter((k): k is string => Boolean(k));
+    if (keys.length > 0) {
+      await this.storage.deleteMany(keys).catch((err: Error) => this.logger.error(`Drop ${drop.id}: stored files left behind: ${err.message}`));
+    }
     return drop;
   }
 

@@ -1,11 +1,11 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Logger } from '@nestjs/common';
 import { newId } from '../common/ids';
 import { S3StorageDriver } from './s3-storage.driver';
 import { FileTooLargeError, InvalidStorageKeyError, ObjectNotFoundError } from './storage.driver';

@@ -8,6 +8,7 @@ import { ApiKeysService, type NewKeyInput } from '../../src/auth/api-keys.servic
 import { SCOPES } from '../../src/auth/scopes';
 import { loadConfig } from '../../src/config/config';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './env';
+import { createServer } from 'node:net';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -28,19 +29,20 @@ export interface Tenant {
 
 /** Starts the real app on a random loopback port against the test database and Redis. */
 export async function startTestApp(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<TestApp> {
+  const port = await freePort();
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     WORKER_IN_PROCESS: 'false',
     ...env,
   });
   const app = await createApp(config);
-  await app.listen(0, host);
-  const address = app.getHttpServer().address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  await app.listen(port, host);
+  const baseUrl = `http://127.0.0.1:${port}`;
   const accounts = app.get(AccountsService);
   const keys = app.get(ApiKeysService);
   const client = (token?: string) => createDroplineClient({ baseUrl, token });
@@ -65,4 +67,16 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
 /** A slug no other test run will have picked. */
 export function uniqueSlug(prefix = 't'): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** A port nothing listens on now, so the app's PUBLIC_BASE_URL can name it before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

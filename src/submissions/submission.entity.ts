@@ -1,0 +1,63 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { FileKind } from '../common/file-sniffer';
+import { bigintToNumber } from '../database/transformers';
+
+export type SubmissionStatus = 'ready' | 'processing' | 'failed';
+
+@Entity('submissions')
+export class Submission {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'drop_id' })
+  dropId: string;
+
+  @Column({ type: 'text', name: 'sender_name', nullable: true })
+  senderName: string | null;
+
+  @Column({ type: 'text', name: 'sender_email', nullable: true })
+  senderEmail: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  message: string | null;
+
+  @Column('text', { name: 'file_name' })
+  fileName: string;
+
+  @Column('bigint', { name: 'file_size', transformer: bigintToNumber })
+  fileSize: number;
+
+  @Column('text', { name: 'file_mime' })
+  fileMime: string;
+
+  @Column('text', { name: 'file_kind' })
+  fileKind: FileKind;
+
+  /** Generated, never derived from user input. */
+  @Column('text', { name: 'storage_key' })
+  storageKey: string;
+
+  @Column('text')
+  status: SubmissionStatus;
+
+  @Column({ type: 'text', name: 'processed_key', nullable: true })
+  processedKey: string | null;
+
+  @Column({ type: 'text', name: 'processed_file_name', nullable: true })
+  processedFileName: string | null;
+
+  @Column({ type: 'text', name: 'processed_mime', nullable: true })
+  processedMime: string | null;
+
+  @Column('boolean', { name: 'is_read' })
+  isRead: boolean;
+
+  @Column('boolean', { name: 'is_starred' })
+  isStarred: boolean;
+
+  @Column('boolean', { name: 'is_archived' })
+  isArchived: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+}

@@ -13,6 +13,10 @@ import { StorageModule } from './storage/storage.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkerModule } from './worker/worker.module';
+import { CreditsModule } from './credits/credits.module';
+import { JobsModule } from './jobs/jobs.module';
+import { ToolsModule } from './tools/tools.module';
+import { UploadsModule } from './uploads/uploads.module';
 
 /** Shared infrastructure: config, contract, Postgres, Redis. Both the API and the worker import it. */
 @Module({
@@ -35,6 +39,10 @@ export class AppModule {
         DropsModule,
         SubmissionsModule,
         WebhooksModule,
+        CreditsModule,
+        ToolsModule,
+        UploadsModule,
+        JobsModule,
         ...(config.WORKER_IN_PROCESS === 'true' ? [WorkerModule] : []),
       ],
       controllers: [HealthController],

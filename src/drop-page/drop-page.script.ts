@@ -1,0 +1,396 @@
+/**
+ * The upload page's browser script, inlined with the response's CSP nonce. Plain ES2017, no build
+ * step; it reads the drop from the embedded JSON, checks the drop's rules before sending, uploads
+ * with XMLHttpRequest (for upload progress) and maps every intake error code to a clear message.
+ * It writes text only through textContent (the page enforces Trusted Types).
+ * Keep it free of backticks and "${", and of the closing script tag: it sits in a template literal
+ * and inside a script element.
+ */
+export const DROP_PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('drop-data').textContent);
+  var drop = data.drop;
+  var MB = 1024 * 1024;
+  var FIELDS = ['senderName', 'senderEmail', 'message'];
+
+  function $(id) { return document.getElementById(id); }
+  var form = $('drop-form');
+  var fields = $('fields');
+  var input = $('file');
+  var zone = $('dropzone');
+  var statusBox = $('status');
+  var submitButton = $('submit');
+  var cancelButton = $('cancel');
+  var progress = $('progress');
+  var track = $('progress-track');
+  var bar = $('progress-bar');
+  var pct = $('progress-pct');
+  var progressLabel = $('progress-label');
+  var formArea = $('form-area');
+  var success = $('success');
+  var closedNotice = $('closed-notice');
+
+  var chosen = null;
+  var request = null;
+  var closed = Boolean(data.closed);
+
+  var KIND_PLURAL = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents' };
+  var KIND_SINGULAR = { image: 'an image', video: 'a video', audio: 'an audio file', document: 'a document' };
+  var EXT_KIND = {};
+  function extensions(kind, list) { list.split(' ').forEach(function (ext) { EXT_KIND[ext] = kind; }); }
+  extensions('image', 'jpg jpeg jpe jfif png apng gif webp avif heic heif bmp tif tiff ico jxl jp2 psd cr2 cr3 nef arw dng orf rw2 raf');
+  extensions('video', 'mp4 m4v mov webm mkv avi flv mpg mpeg 3gp ogv mts m2ts');
+  extensions('audio', 'mp3 m4a aac wav flac oga opus aif aiff amr mid midi');
+  extensions('document', 'pdf txt md csv tsv json xml html htm rtf doc docx xls xlsx ppt pptx odt ods odp epub zip rar 7z gz tar svg log');
+
+  // ---- formatting -------------------------------------------------------------------------
+
+  function formatBytes(n) {
+    if (n < 1024) return n + ' B';
+    var units = ['KB', 'MB', 'GB', 'TB'];
+    var i = -1;
+    do { n /= 1024; i++; } while (n >= 1024 && i < units.length - 1);
+    return (n >= 100 ? String(Math.round(n)) : n.toFixed(1).replace(/\.0$/, '')) + ' ' + units[i];
+  }
+
+  function extensionOf(name) {
+    var m = /\.([a-z0-9]{1,8})$/i.exec(name || '');
+    return m ? m[1].toLowerCase() : '';
+  }
+
+  function localizeTimes(root) {
+    var times = root.querySelectorAll('time.local-time');
+    for (var i = 0; i < times.length; i++) {
+      var d = new Date(times[i].getAttribute('datetime'));
+      if (!isNaN(d.getTime())) {
+        try { times[i].textContent = d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }); } catch (e) { /* keep UTC text */ }
+      }
+    }
+  }
+
+  // ---- the drop's rules, checked before sending ----------------------------------------
+
+  /** The file's kind as the server will most likely sniff it, or null when unsure (the server decides). */
+  function kindOf(file) {
+    var ext = extensionOf(file.name);
+    var type = (file.type || '').toLowerCase();
+    if (ext === 'svg' || type === 'image/svg+xml') return 'document'; // SVG is text: no image magic bytes
+    var top = type.split('/')[0];
+    if (top === 'image' || top === 'video' || top === 'audio') return top;
+    if (EXT_KIND[ext]) return EXT_KIND[ext];
+    if (top === 'text' || type === 'application/pdf') return 'document';
+    return null;
+  }
+
+  function fileProblem(file) {
+    if (!file) return 'Choose a file to send.';
+    if (file.size === 0) return '"' + file.name + '" is empty. Choose another file.';
+    var kind = kindOf(file);
+    if (drop.allowedKinds !== 'any' && kind && kind !== drop.allowedKinds) {
+      return 'This drop accepts only ' + KIND_PLURAL[drop.allowedKinds] + ', and "' + file.name + '" looks like ' +
+        KIND_SINGULAR[kind] + '. Choose another file.';
+    }
+    if (file.size > drop.maxFileSizeMB * MB) {
+      return '"' + file.name + '" is ' + formatBytes(file.size) + ', over this drop\u2019s limit of ' + drop.maxFileSizeMB +
+        ' MB. Choose a smaller file.';
+    }
+    return null;
+  }
+
+  function value(name) { return $(name).value.trim(); }
+
+  function fieldProblems() {
+    var problems = [];
+    var email = $('senderEmail');
+    if (drop.requireSenderEmail && !value('senderEmail')) {
+      problems.push(['senderEmail', 'Enter your email address: this drop requires it.']);
+    } else if (value('senderEmail') && email.validity && email.validity.typeMismatch) {
+      problems.push(['senderEmail', 'Enter a valid email address, like name@example.com.']);
+    }
+    if (drop.requireMessage && !value('message')) problems.push(['message', 'Write a message: this drop requires one.']);
+    return problems;
+  }
+
+  // ---- messages ---------------------------------------------------------------------------
+
+  function showStatus(kind, text) {
+    statusBox.className = 'notice status ' + kind;
+    statusBox.textContent = text;
+  }
+
+  function clearStatus() {
+    statusBox.className = 'notice status';
+    statusBox.textContent = '';
+  }
+
+  function setFieldError(name, text) {
+    $(name + '-error').textContent = text;
+    if (name === 'file') zone.classList.add('invalid');
+    $(name).setAttribute('aria-invalid', 'true');
+  }
+
+  function clearFieldErrors() {
+    ['file'].concat(FIELDS).forEach(function (name) {
+      var error = $(name + '-error');
+      if (error) error.textContent = '';
+      $(name).removeAttribute('aria-invalid');
+    });
+    zone.classList.remove('invalid');
+  }
+
+  function closeForm(reason) {
+    closed = true;
+    fields.disabled = true;
+    submitButton.disabled = true;
+    closedNotice.hidden = false;
+    var strong = document.createElement('strong');
+    var rest;
+    if (reason === 'paused') {
+      strong.textContent = 'This drop is paused.';
+      rest = ' It isn\u2019t accepting files right now. Please try again later or contact the person who shared this link.';
+    } else if (reason === 'expired') {
+      strong.textContent = 'This drop has expired.';
+      rest = ' It no longer accepts files.';
+    } else {
+      strong.textContent = 'This drop no longer exists.';
+      rest = ' It may have been deleted by its owner. Ask the person who shared this link for a new one.';
+    }
+    closedNotice.textContent = '';
+    closedNotice.appendChild(strong);
+    closedNotice.appendChild(document.createTextNode(rest));
+  }
+
+  /** The intake's error codes (openapi.yaml createPublicSubmission) in words a sender can act on. */
+  function errorMessage(status, error, retryAfter) {
+    var code = error && error.code;
+    var serverText = (error && error.message) || '';
+    switch (code) {
+      case 'not_found':
+        return { text: 'This drop no longer exists, so the file was not sent.', close: 'not_found' };
+      case 'drop_paused':
+        return { text: 'This drop was paused by its owner and isn\u2019t accepting files right now, so the file was not sent. Please try again later.', close: 'paused' };
+      case 'drop_expired':
+        return { text: 'This drop has expired and no longer accepts files, so the file was not sent.', close: 'expired' };
+      case 'validation_failed':
+        return { text: 'Some details are missing or invalid. ' + (serverText ? 'The server said: ' + serverText : 'Please check the form and try again.') };
+      case 'file_too_large':
+        return { text: 'This file is too large for this drop. ' + (serverText || 'The limit is ' + drop.maxFileSizeMB + ' MB.') + ' Choose a smaller file.' };
+      case 'kind_not_allowed':
+        return { text: 'This type of file isn\u2019t accepted here. ' + serverText };
+      case 'unsupported_media_type':
+        return { text: 'The file could not be sent in the expected format. Please reload the page and try again.' };
+      case 'rate_limited': {
+        var wait = Math.max(1, parseInt(retryAfter, 10) || 1);
+        return { text: 'Too many uploads from your network in a short time. Please wait ' + wait + ' second' + (wait === 1 ? '' : 's') + ' and try again.' };
+      }
+    }
+    if (status >= 500) return { text: 'Something went wrong on our side and the file was not saved. Please try again in a moment.' };
+    return { text: 'The upload failed' + (serverText ? ': ' + serverText : ' (HTTP ' + status + ').') + ' Please try again.' };
+  }
+
+  var DETAIL_MESSAGES = {
+    senderEmail: 'Check your email address.',
+    senderName: 'Check your name (at most 200 characters).',
+    message: 'Check your message (at most 5000 characters).',
+    file: 'Choose a file to send.'
+  };
+
+  function markDetails(details) {
+    if (!details || !details.forEach) return;
+    details.forEach(function (d) {
+      var name = String(d.path || '').replace(/^body\//, '').split('/')[0];
+      if (!DETAIL_MESSAGES[name]) return;
+      setFieldError(name, /required/.test(d.message || '') && name !== 'file' ? 'This drop requires it.' : DETAIL_MESSAGES[name]);
+    });
+  }
+
+  // ---- choosing a file --------------------------------------------------------------------
+
+  function choose(file, several) {
+    chosen = file;
+    clearFieldErrors();
+    $('dz-empty').hidden = true;
+    $('dz-file').hidden = false;
+    zone.classList.add('has-file');
+    $('file-ext').textContent = (extensionOf(file.name) || 'file').slice(0, 4).toUpperCase();
+    $('file-name').textContent = file.name;
+    $('file-size').textContent = formatBytes(file.size);
+    var problem = fileProblem(file);
+    if (problem) {
+      setFieldError('file', problem);
+      showStatus('error', problem);
+    } else if (several) {
+      showStatus('info', 'Only one file can be sent at a time: "' + file.name + '" was chosen.');
+    } else {
+      clearStatus();
+    }
+  }
+
+  function resetFile() {
+    chosen = null;
+    input.value = '';
+    $('dz-empty').hidden = false;
+    $('dz-file').hidden = true;
+    zone.classList.remove('has-file');
+  }
+
+  input.addEventListener('change', function () {
+    if (input.files && input.files.length) choose(input.files[0], input.files.length > 1);
+  });
+
+  var dragDepth = 0;
+  zone.addEventListener('dragenter', function (e) {
+    e.preventDefault();
+    if (closed || request) return;
+    dragDepth++;
+    zone.classList.add('dragging');
+  });
+  zone.addEventListener('dragover', function (e) {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = closed || request ? 'none' : 'copy';
+  });
+  zone.addEventListener('dragleave', function () {
+    dragDepth = Math.max(0, dragDepth - 1);
+    if (!dragDepth) zone.classList.remove('dragging');
+  });
+  zone.addEventListener('drop', function (e) {
+    e.preventDefault();
+    e.stopPropagation();
+    dragDepth = 0;
+    zone.classList.remove('dragging');
+    if (closed || request) return;
+    var files = e.dataTransfer && e.dataTransfer.files;
+    if (files && files.length) choose(files[0], files.length > 1);
+  });
+  // A file dropped next to the zone must not make the browser leave the page and open it.
+  window.addEventListener('dragover', function (e) {
+    e.preventDefault();
+    if (e.dataTransfer && !zone.contains(e.target)) e.dataTransfer.dropEffect = 'none';
+  });
+  window.addEventListener('drop', function (e) { e.preventDefault(); });
+
+  // ---- sending ------------------------------------------------------------------------------
+
+  function setProgress(fraction) {
+    var p = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
+    bar.style.width = p + '%';
+    pct.textContent = p + '%';
+    track.setAttribute('aria-valuenow', String(p));
+  }
+
+  function setBusy(busy) {
+    fields.disabled = busy || closed;
+    submitButton.disabled = busy || closed;
+    submitButton.textContent = busy ? 'Sending\u2026' : 'Send file';
+    cancelButton.hidden = !busy;
+    progress.hidden = !busy;
+  }
+
+  function showSuccess(submission) {
+    formArea.hidden = true;
+    clearStatus();
+    $('success-text').textContent = '"' + submission.fileName + '" (' + formatBytes(submission.fileSize) + ') was delivered to ' +
+      drop.name + '. You can close this page.';
+    success.hidden = false;
+    $('success-title').focus();
+  }
+
+  function send() {
+    var body = new FormData();
+    // The text fields go first: the server checks them before it reads the file.
+    FIELDS.forEach(function (name) { if (value(name)) body.append(name, value(name)); });
+    body.append('file', chosen, chosen.name);
+
+    var xhr = new XMLHttpRequest();
+    request = xhr;
+    xhr.open('POST', data.uploadUrl);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.addEventListener('progress', function (e) {
+      if (e.lengthComputable && e.total > 0) setProgress(e.loaded / e.total);
+    });
+    xhr.upload.addEventListener('load', function () {
+      setProgress(1);
+      progressLabel.textContent = 'Finishing\u2026';
+    });
+    xhr.addEventListener('load', function () {
+      request = null;
+      setBusy(false);
+      var json = null;
+      try { json = JSON.parse(xhr.responseText); } catch (e) { /* not JSON: a proxy error page */ }
+      if (xhr.status === 201 && json && json.submission) return showSuccess(json.submission);
+      var error = json && json.error;
+      var message = errorMessage(xhr.status, error, xhr.getResponseHeader('Retry-After'));
+      if (message.close) closeForm(message.close);
+      if (error && error.code === 'validation_failed') markDetails(error.details);
+      if (error && (error.code === 'kind_not_allowed' || error.code === 'file_too_large')) setFieldError('file', message.text);
+      showStatus('error', message.text);
+    });
+    xhr.addEventListener('error', function () {
+      request = null;
+      setBusy(false);
+      showStatus('error', 'The connection was interrupted before the upload finished, so the file was not sent. Check your connection and try again.');
+    });
+    xhr.addEventListener('abort', function () {
+      request = null;
+      setBusy(false);
+      showStatus('info', 'Upload cancelled. The file was not sent.');
+      submitButton.focus();
+    });
+
+    setProgress(0);
+    progressLabel.textContent = 'Uploading ' + chosen.name + '\u2026';
+    setBusy(true);
+    cancelButton.focus();
+    showStatus('info', 'Uploading "' + chosen.name + '"\u2026');
+    xhr.send(body);
+  }
+
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    if (request || closed) return;
+    clearFieldErrors();
+    var problems = [];
+    var filePrblm = fileProblem(chosen);
+    if (filePrblm) {
+      setFieldError('file', filePrblm);
+      problems.push(['file', filePrblm]);
+    }
+    fieldProblems().forEach(function (p) {
+      setFieldError(p[0], p[1]);
+      problems.push(p);
+    });
+    if (problems.length) {
+      showStatus('error', problems.map(function (p) { return p[1]; }).join(' '));
+      $(problems[0][0]).focus();
+      return;
+    }
+    send();
+  });
+
+  cancelButton.addEventListener('click', function () { if (request) request.abort(); });
+
+  $('again').addEventListener('click', function () {
+    resetFile();
+    $('message').value = '';
+    clearFieldErrors();
+    clearStatus();
+    success.hidden = true;
+    formArea.hidden = false;
+    progress.hidden = true;
+    input.focus();
+  });
+
+  window.addEventListener('beforeunload', function (e) {
+    if (request) { e.preventDefault(); e.returnValue = ''; }
+  });
+
+  // The drop closes at its expiry even while this page stays open (timed by the server's clock).
+  if (!closed && data.expiresAt) {
+    var left = new Date(data.expiresAt).getTime() - new Date(data.now).getTime();
+    if (left < 2147483647) setTimeout(function () { if (!request) closeForm('expired'); }, Math.max(0, left));
+  }
+
+  localizeTimes(document);
+})();
+`;

@@ -1,0 +1,53 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import type { JobsOptions, Queue } from 'bullmq';
+import { QUEUES } from '../queue/queue.module';
+
+export interface MediaJobData {
+  jobId: string;
+}
+
+/** How long a submission waits for Redis before answering 500 `enqueue_failed`. */
+const ENQUEUE_TIMEOUT_MS = 3000;
+
+/**
+ * The only place media jobs meet BullMQ. The BullMQ job id is the Dropline job id, so adding
+ * the same job twice (request path and sweeper) queues it once. Retries: a worker crash or a
+ * transient input error is retried twice with backoff; permanent errors fail at once (see JobRunner).
+ */
+export const MEDIA_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 5000 },
+  removeOnComplete: 1000,
+  removeOnFail: 5000,
+};
+
+@Injectable()
+export class JobQueue {
+  private readonly queues: Record<string, Queue<MediaJobData>>;
+
+  constructor(
+    @InjectQueue(QUEUES.image) image: Queue<MediaJobData>,
+    @InjectQueue(QUEUES.video) video: Queue<MediaJobData>,
+    @InjectQueue(QUEUES.audio) audio: Queue<MediaJobData>,
+  ) {
+    this.queues = { [QUEUES.image]: image, [QUEUES.video]: video, [QUEUES.audio]: audio };
+  }
+
+  /** Rejects after ENQUEUE_TIMEOUT_MS rather than waiting for Redis to come back. */
+  async add(queue: string, jobId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.queues[queue].add('run', { jobId }, { ...MEDIA_JOB_OPTIONS, jobId }),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('queue did not answer in time')), ENQUEUE_TIMEOUT_MS))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async remove(queue: string, jobId: string): Promise<void> {
+    await this.queues[queue].remove(jobId).catch(() => undefined);
+  }
+}

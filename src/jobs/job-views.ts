@@ -1,0 +1,33 @@
+import type { Job as JobView } from '../../generated/types';
+import type { Job } from './job.entity';
+
+/** The API shape of a job; `downloadUrl` is passed in because it is signed at each read. */
+export function toJobView(job: Job, downloadUrl?: string): JobView {
+  const r = job.result;
+  return {
+    id: job.id,
+    tool: job.tool,
+    state: job.state,
+    progress: job.progress,
+    result:
+      job.state === 'completed' && r && downloadUrl
+        ? {
+            status: 'converted',
+            outputFormat: r.outputFormat,
+            downloadUrl,
+            outputSize: r.outputSize,
+            ...(r.message !== undefined ? { message: r.message } : {}),
+            ...(r.width !== undefined ? { width: r.width } : {}),
+            ...(r.height !== undefined ? { height: r.height } : {}),
+            ...(r.duration !== undefined ? { duration: r.duration } : {}),
+            ...(r.bitrate !== undefined ? { bitrate: r.bitrate } : {}),
+          }
+        : null,
+    error: job.errorCode ? { code: job.errorCode as NonNullable<JobView['error']>['code'], message: job.errorMessage ?? '' } : null,
+    cost: job.cost,
+    createdAt: job.createdAt.toISOString(),
+    startedAt: job.startedAt?.toISOString() ?? null,
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    queue: job.queue,
+  };
+}

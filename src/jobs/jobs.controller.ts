@@ -1,0 +1,41 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { JobCreate } from '../../generated/types';
+import { Operation } from '../contract/operation.decorator';
+import type { JobState } from './job.entity';
+import { JobsService } from './jobs.service';
+
+/**
+ * Served under /v1 and /api/v1 (spec 4.2). The contract lists the /api/v1 operations separately
+ * (apiCreateJob, …) with the same schemas, so both prefixes validate with the /v1 operation.
+ */
+@Controller(['v1/jobs', 'api/v1/jobs'])
+export class JobsController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Post()
+  @HttpCode(202)
+  @Operation('createJob')
+  create(@Req() req: FastifyRequest, @Body() body: JobCreate) {
+    return this.jobs.create(req.auth!, body);
+  }
+
+  @Get()
+  @Operation('listJobs')
+  list(@Req() req: FastifyRequest, @Query() q: { limit?: number; cursor?: string; state?: JobState; tool?: string }) {
+    return this.jobs.list(req.auth!, q.limit ?? 100, q.cursor, q.state, q.tool);
+  }
+
+  @Get(':id')
+  @Operation('getJob')
+  async get(@Req() req: FastifyRequest, @Param('id') id: string) {
+    return { job: await this.jobs.get(req.auth!, id) };
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @Operation('cancelJob')
+  async cancel(@Req() req: FastifyRequest, @Param('id') id: string) {
+    return { job: await this.jobs.cancel(req.auth!, id) };
+  }
+}

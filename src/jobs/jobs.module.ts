@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Upload } from '../uploads/upload.entity';
+import { JobAdmission } from './job-admission';
+import { JobQueue } from './job-queue';
+import { Job } from './job.entity';
+import { JobsController } from './jobs.controller';
+import { JobsService } from './jobs.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Job, Upload])],
+  controllers: [JobsController],
+  providers: [JobsService, JobAdmission, JobQueue],
+  exports: [JobsService, JobAdmission, JobQueue],
+})
+export class JobsModule {}

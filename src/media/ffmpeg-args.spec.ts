@@ -1,0 +1,99 @@
+import { allowedDemuxer, audioOutputPlan, CRF, ffmpegInputArgs, ffprobeArgs, parseBitrate, parseStatsTime, videoOutputPlan } from './ffmpeg-args';
+import { parseFfprobe } from './ffprobe-data';
+import { formatDuration, MediaError } from './media.errors';
+
+const valueAfter = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+
+describe('demuxer allowlist', () => {
+  it.each([
+    ['mov,mp4,m4a,3gp,3g2,mj2', 'mov'],
+    ['matroska,webm', 'matroska'],
+    ['mp3', 'mp3'],
+    ['wav', 'wav'],
+  ])('%s is allowed as %s', (name, demuxer) => expect(allowedDemuxer(name)).toBe(demuxer));
+
+  it.each(['hls', 'concat', 'image2', 'tee', 'lavfi', 'png_pipe', 'tty', 'srt', 'data', '', undefined])('%s is refused', (name) =>
+    expect(allowedDemuxer(name)).toBeUndefined(),
+  );
+
+  it('every run is confined to local files and allowlisted demuxers', () => {
+    for (const args of [ffprobeArgs('/tmp/x'), ffmpegInputArgs('mov')]) {
+      expect(valueAfter(args, '-protocol_whitelist')).toBe('file');
+      expect(valueAfter(args, '-format_whitelist').split(',')).not.toContain('hls');
+    }
+    expect(ffprobeArgs('/tmp/x').at(-1)).toBe('file:/tmp/x');
+    expect(valueAfter(ffmpegInputArgs('matroska'), '-f')).toBe('matroska');
+  });
+});
+
+describe('video plans', () => {
+  it('maps quality to CRF per codec, and crf overrides', () => {
+    expect(CRF).toEqual({ h264: { high: 20, medium: 23, low: 28 }, vp9: { high: 28, medium: 33, low: 40 } });
+    expect(valueAfter(videoOutputPlan({ format: 'mp4' }).args, '-crf')).toBe('23');
+    expect(valueAfter(videoOutputPlan({ format: 'webm', quality: 'high' }).args, '-crf')).toBe('28');
+    expect(valueAfter(videoOutputPlan({ format: 'mov', quality: 'high', crf: 28 }).args, '-crf')).toBe('28');
+  });
+
+  it('uses H.264/AAC with faststart for mp4 and mov, realtime VP9/Opus for webm', () => {
+    const mp4 = videoOutputPlan({ format: 'mp4' });
+    expect(mp4.ext).toBe('mp4');
+    expect(mp4.args).toEqual(expect.arrayContaining(['libx264', 'aac', '+faststart']));
+    const webm = videoOutputPlan({ format: 'webm' });
+    expect(webm.args).toEqual(expect.arrayContaining(['libvpx-vp9', 'realtime', 'libopus']));
+    expect(valueAfter(webm.args, '-b:v')).toBe('0');
+  });
+
+  it('rejects out-of-range crf per codec', () => {
+    expect(() => videoOutputPlan({ format: 'mp4', crf: 52 })).toThrow(MediaError);
+    expect(() => videoOutputPlan({ format: 'webm', crf: 63 })).not.toThrow();
+    expect(() => videoOutputPlan({ format: 'mp4', crf: 2.5 })).toThrow('crf must be an integer from 0 to 51 for mp4.');
+  });
+});
+
+describe('audio plans', () => {
+  it('bitrates 32k..320k', () => {
+    expect(parseBitrate('32k')).toBe(32);
+    expect(parseBitrate('320k')).toBe(320);
+    for (const bad of ['31k', '321k', '128', '128K', '1e2k', '']) expect(() => parseBitrate(bad)).toThrow(MediaError);
+  });
+
+  it('wav ignores the bitrate; aac goes into .m4a', () => {
+    expect(audioOutputPlan({ format: 'wav', bitrate: '64k' }).args).not.toContain('-b:a');
+    expect(audioOutputPlan({ format: 'aac' })).toMatchObject({ ext: 'm4a' });
+    expect(valueAfter(audioOutputPlan({ format: 'mp3' }).args, '-b:a')).toBe('128k');
+  });
+});
+
+describe('parsing', () => {
+  it('reads the time of a stats line', () => {
+    expect(parseStatsTime('frame=  73 fps=0.0 q=29.0 size=  0kB time=00:01:02.46 bitrate=0.2kbits/s speed=5.73x')).toBeCloseTo(62.46);
+    expect(parseStatsTime('size=N/A time=-00:00:00.02 bitrate=N/A')).toBeUndefined();
+    expect(parseStatsTime('size=N/A time=N/A bitrate=N/A')).toBeUndefined();
+  });
+
+  it('names formats from ffprobe output, ignoring cover art and honouring rotation', () => {
+    const json = (o: object) => JSON.stringify(o);
+    const mp3WithCover = parseFfprobe(
+      json({
+        format: { format_name: 'mp3', duration: '3.0', bit_rate: '64000' },
+        streams: [{ codec_type: 'audio', codec_name: 'mp3', bit_rate: '64000' }, { codec_type: 'video', codec_name: 'mjpeg', disposition: { attached_pic: 1 } }],
+      }),
+    );
+    expect(mp3WithCover).toMatchObject({ kind: 'audio', format: 'mp3', demuxer: 'mp3', audioBitrate: 64000, duration: 3 });
+    const rotated = parseFfprobe(
+      json({
+        format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '1', tags: { major_brand: 'qt  ' } },
+        streams: [{ codec_type: 'video', codec_name: 'h264', width: 1920, height: 1080, side_data_list: [{ rotation: -90 }] }],
+      }),
+    );
+    expect(rotated).toMatchObject({ kind: 'video', format: 'mov', width: 1080, height: 1920 });
+    const mkv = parseFfprobe(json({ format: { format_name: 'matroska,webm' }, streams: [{ codec_type: 'video', codec_name: 'h264' }] }));
+    expect(mkv.format).toBe('mkv');
+  });
+
+  it('formats durations for messages', () => {
+    expect(formatDuration(50)).toBe('50 ms');
+    expect(formatDuration(1500)).toBe('1.5 s');
+    expect(formatDuration(600_000)).toBe('10 min');
+  });
+});

@@ -1,0 +1,107 @@
+import { formatMegapixels, MediaError } from './media.errors';
+import { IMAGE_FORMATS, type ImageFormat, type TransformImageOptions } from './media.types';
+
+/** Pure decisions for image transforms (formats, target size, encoder options). No sharp here. */
+
+/** Image containers we decode. SVG/PDF/raw/etc. are refused (SVG can reference neighbouring files). */
+const ACCEPTED_INPUTS = ['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif'];
+
+/** sharp's metadata names AVIF `heif` with compression `av1`. */
+export function imageFormatName(format: string | undefined, compression?: string): string {
+  if (format === 'heif' && compression === 'av1') return 'avif';
+  return format ?? 'unknown';
+}
+
+export function isAcceptedImage(format: string): boolean {
+  return ACCEPTED_INPUTS.includes(format);
+}
+
+export function outputFormatFor(inputFormat: string, requested: ImageFormat | undefined): ImageFormat {
+  if (requested !== undefined) {
+    if (!(IMAGE_FORMATS as readonly string[]).includes(requested)) throw badOption(`Unsupported image format '${String(requested)}'.`);
+    return requested;
+  }
+  return (IMAGE_FORMATS as readonly string[]).includes(inputFormat) ? (inputFormat as ImageFormat) : 'png';
+}
+
+/** Animated GIF/WebP stay animated only when the output can hold frames. */
+export function keepsAnimation(inputFormat: string, pages: number | undefined, output: ImageFormat): boolean {
+  return (pages ?? 1) > 1 && ['gif', 'webp'].includes(inputFormat) && ['gif', 'webp'].includes(output);
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** The output size sharp will produce (fit `inside`, or `fill` when the aspect ratio is not kept). */
+export function targetSize(input: Size, opts: TransformImageOptions): Size {
+  const { width, height } = opts;
+  for (const [name, v] of [['width', width], ['height', height]] as const) {
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw badOption(`${name} must be a positive integer.`);
+  }
+  if (width === undefined && height === undefined) return input;
+  if (width !== undefined && height !== undefined) {
+    if (opts.maintainAspectRatio === false) return { width, height };
+    const scale = Math.min(width / input.width, height / input.height);
+    return { width: Math.max(1, Math.round(input.width * scale)), height: Math.max(1, Math.round(input.height * scale)) };
+  }
+  if (width !== undefined) return { width, height: Math.max(1, Math.round((input.height * width) / input.width)) };
+  return { width: Math.max(1, Math.round((input.width * height!) / input.height)), height: height! };
+}
+
+/** Refuses work above the pixel limit, for input (decompression bombs) and for requested output alike. */
+export function checkPixels(what: 'image' | 'output', size: Size, frames: number, limit: number): void {
+  const pixels = size.width * size.height * frames;
+  if (pixels <= limit) return;
+  const dims = `${size.width}×${size.height}${frames > 1 ? ` × ${frames} frames` : ''}`;
+  if (what === 'image') {
+    throw new MediaError('unsupported_input', `The image is ${dims} pixels, which exceeds the limit of ${formatMegapixels(limit)}.`);
+  }
+  throw new MediaError('processing_failed', `The requested output of ${dims} pixels exceeds the limit of ${formatMegapixels(limit)}.`);
+}
+
+export function checkQuality(quality: number | undefined): number {
+  const q = quality ?? 80;
+  if (!(Number.isInteger(q) && q >= 1 && q <= 100)) throw badOption('quality must be an integer from 1 to 100.');
+  return q;
+}
+
+/** sharp encoder options per format. png/gif are lossless/palettised, so quality does not apply. */
+export function encoderOptions(format: ImageFormat, quality: number, hasAlpha: boolean): Record<string, unknown> {
+  switch (format) {
+    case 'jpeg':
+      return { quality };
+    case 'webp':
+      return { quality };
+    case 'avif':
+      return { quality, effort: 4 };
+    case 'tiff':
+      // JPEG-in-TIFF drops alpha; keep transparency losslessly instead.
+      return hasAlpha ? { compression: 'lzw' } : { compression: 'jpeg', quality };
+    case 'png':
+      return { compressionLevel: 6 };
+    case 'gif':
+      return {};
+  }
+}
+
+/** Turns a libvips message into a MediaError with a one-line client message. */
+export function classifySharpError(err: unknown, limitPixels: number): MediaError {
+  if (err instanceof MediaError) return err;
+  const text = err instanceof Error ? err.message : String(err);
+  const tooLarge = /too large for the (\w+) format/i.exec(text);
+  if (/pixel limit/i.test(text)) {
+    return new MediaError('unsupported_input', `The image exceeds the limit of ${formatMegapixels(limitPixels)}.`, text);
+  }
+  if (tooLarge) return new MediaError('processing_failed', `The resulting image is too large for the ${tooLarge[1]} format.`, text);
+  if (/unsupported image format/i.test(text)) return new MediaError('unsupported_input', 'The file is not a supported image.', text);
+  if (/premature|truncat|corrupt|invalid|bad |load|decode|read error|not a /i.test(text)) {
+    return new MediaError('unsupported_input', 'The image is corrupt or truncated.', text);
+  }
+  return new MediaError('processing_failed', 'Image processing failed.', text);
+}
+
+function badOption(message: string): MediaError {
+  return new MediaError('processing_failed', message);
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { MediaRepository } from './media.repository';
+
+/**
+ * Provides MediaRepository. ffmpeg/ffprobe paths come from the validated config (FFMPEG_PATH,
+ * FFPROBE_PATH); without ConfigModule in scope the repository falls back to those variables itself,
+ * then to `ffmpeg`/`ffprobe` on PATH.
+ */
+@Module({
+  providers: [
+    {
+      provide: MediaRepository,
+      inject: [{ token: AppConfig, optional: true }],
+      useFactory: (config?: AppConfig) =>
+        new MediaRepository({ ffmpegPath: config?.FFMPEG_PATH, ffprobePath: config?.FFPROBE_PATH }),
+    },
+  ],
+  exports: [MediaRepository],
+})
+export class MediaModule {}

@@ -1,0 +1,316 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import ffmpeg from 'fluent-ffmpeg';
+import sharp, { type SharpOptions } from 'sharp';
+import { Deadline } from './deadline';
+import { audioOutputPlan, ffmpegInputArgs, ffprobeArgs, isStatsLine, type OutputPlan, parseStatsTime, videoOutputPlan } from './ffmpeg-args';
+import { type AvInfo, parseFfprobe } from './ffprobe-data';
+import {
+  checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation,
+  outputFormatFor, targetSize,
+} from './image-plan';
+import { formatMegapixels, MediaError, toMediaError } from './media.errors';
+import type {
+  MediaOutput, MediaRepositoryOptions, ProbeResult, ProgressCallback, TranscodeAudioOptions, TranscodeVideoOptions,
+  TransformImageOptions,
+} from './media.types';
+
+export const MEDIA_REPOSITORY_OPTIONS = Symbol('MEDIA_REPOSITORY_OPTIONS');
+
+const TEN_MINUTES = 10 * 60 * 1000;
+const HUNDRED_MEGAPIXELS = 100_000_000;
+
+/**
+ * The only place that runs sharp, ffmpeg and ffprobe. Every operation reads one local file, writes
+ * one generated file name (`output.<ext>`, or `output-<random>.<ext>` if that is taken) into
+ * `outDir`, describes the output from the written file itself, and deletes it on any failure.
+ * All failures are MediaError (`unsupported_input` | `processing_failed` | `timeout`).
+ */
+@Injectable()
+export class MediaRepository {
+  private readonly ffmpegPath: string;
+  private readonly ffprobePath: string;
+  private readonly timeLimitMs: number;
+  private readonly maxInputPixels: number;
+
+  constructor(@Optional() @Inject(MEDIA_REPOSITORY_OPTIONS) options: MediaRepositoryOptions = {}) {
+    this.ffmpegPath = options.ffmpegPath || process.env.FFMPEG_PATH || 'ffmpeg';
+    this.ffprobePath = options.ffprobePath || process.env.FFPROBE_PATH || 'ffprobe';
+    this.timeLimitMs = options.timeLimitMs ?? TEN_MINUTES;
+    this.maxInputPixels = options.maxInputPixels ?? HUNDRED_MEGAPIXELS;
+  }
+
+  /** What a file is. Never throws for non-media (kind 'unknown'); only for a missing file or a timeout. */
+  async probe(path: string): Promise<ProbeResult> {
+    const deadline = new Deadline(this.timeLimitMs);
+    const abs = await checkInput(path);
+    const meta = await sharp(abs, this.sharpHeader()).metadata().catch(() => undefined);
+    if (meta) {
+      const format = imageFormatName(meta.format, meta.compression);
+      if (!isAcceptedImage(format)) return { kind: 'unknown', format };
+      return { kind: 'image', format, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height };
+    }
+    try {
+      const av = await this.ffprobe(abs, deadline);
+      return { kind: av.kind, format: av.format, width: av.width, height: av.height, duration: av.duration };
+    } catch (err) {
+      if (err instanceof MediaError && err.code === 'unsupported_input') return { kind: 'unknown', format: 'unknown' };
+      throw err;
+    }
+  }
+
+  async transformImage(input: string, outDir: string, opts: TransformImageOptions = {}): Promise<MediaOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const abs = await checkInput(input);
+      const quality = checkQuality(opts.quality);
+      // Header only: dimensions are checked before a single pixel is decoded.
+      const meta = await sharp(abs, this.sharpHeader()).metadata();
+      const inFormat = imageFormatName(meta.format, meta.compression);
+      if (!isAcceptedImage(inFormat)) {
+        throw new MediaError('unsupported_input', `Images in ${inFormat.toUpperCase()} format are not supported.`);
+      }
+      const format = outputFormatFor(inFormat, opts.format);
+      const animated = keepsAnimation(inFormat, meta.pages, format);
+      const frames = animated ? (meta.pages ?? 1) : 1;
+      const inSize = { width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.pageHeight ?? meta.height };
+      checkPixels('image', inSize, frames, this.maxInputPixels);
+      checkPixels('output', targetSize(inSize, opts), frames, this.maxInputPixels);
+
+      out = await outputPath(outDir, format === 'jpeg' ? 'jpg' : format, abs);
+      // libvips counts its timeout in whole seconds.
+      let img = sharp(abs, { ...this.sharpInput(), animated }).timeout({ seconds: Math.ceil(deadline.require() / 1000) });
+      if (opts.width !== undefined || opts.height !== undefined) {
+        img = img.resize({ width: opts.width, height: opts.height, fit: opts.maintainAspectRatio === false ? 'fill' : 'inside' });
+      }
+      if (format === 'jpeg' && meta.hasAlpha) img = img.flatten({ background: '#ffffff' });
+      if (opts.stripMetadata === false) img = img.keepMetadata();
+      await img.toFormat(format, encoderOptions(format, quality, meta.hasAlpha ?? false)).toFile(out);
+
+      const written = await sharp(out, { limitInputPixels: false }).metadata();
+      return {
+        path: out,
+        format: imageFormatName(written.format, written.compression),
+        size: (await stat(out)).size,
+        width: written.width,
+        height: written.pageHeight ?? written.height,
+      };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      if (!(err instanceof MediaError) && /timeout/i.test(String((err as Error)?.message))) throw deadline.error();
+      throw classifySharpError(err, this.maxInputPixels);
+    }
+  }
+
+  /** mp4/mov: H.264 + AAC (+faststart); webm: VP9 + Opus. See CRF in ffmpeg-args.ts. */
+  transcodeVideo(input: string, outDir: string, opts: TranscodeVideoOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
+    return this.transcode('video', input, outDir, () => videoOutputPlan(opts), opts.format, onProgress);
+  }
+
+  /** mp3 (libmp3lame CBR), aac (.m4a), opus (.opus, Ogg), wav (PCM s16le). */
+  transcodeAudio(input: string, outDir: string, opts: TranscodeAudioOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
+    return this.transcode('audio', input, outDir, () => audioOutputPlan(opts), opts.format, onProgress);
+  }
+
+  private async transcode(
+    kind: 'video' | 'audio',
+    input: string,
+    outDir: string,
+    makePlan: () => OutputPlan,
+    expectedFormat: string,
+    onProgress?: ProgressCallback,
+  ): Promise<MediaOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const plan = makePlan();
+      const abs = await checkInput(input);
+      const info = await this.ffprobe(abs, deadline);
+      this.checkTranscodable(kind, info);
+
+      out = await outputPath(outDir, plan.ext, abs);
+      await this.runFfmpeg(abs, info, out, plan.args, deadline, kind, onProgress);
+
+      const result = await this.ffprobe(out, deadline);
+      if (result.kind !== kind || result.format !== expectedFormat) {
+        throw new MediaError('processing_failed', `The ${kind} output could not be verified.`, `${result.kind}/${result.format}`);
+      }
+      // A truncated input usually decodes "successfully" up to the cut; the output then is much shorter.
+      if (kind === 'video' && info.duration && result.duration !== undefined && result.duration < info.duration * 0.5) {
+        throw truncated(kind, `input ${info.duration}s, output ${result.duration}s`);
+      }
+      safeProgress(onProgress, 100);
+      return {
+        path: out,
+        format: result.format,
+        size: (await stat(out)).size,
+        width: result.width,
+        height: result.height,
+        duration: result.duration,
+        bitrate: kind === 'audio' && result.audioBitrate ? `${Math.round(result.audioBitrate / 1000)}k` : undefined,
+      };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      throw toMediaError(err, `${capitalise(kind)} processing failed.`);
+    }
+  }
+
+  private checkTranscodable(kind: 'video' | 'audio', info: AvInfo): void {
+    if (kind === 'video' && info.kind !== 'video') throw new MediaError('unsupported_input', 'The file has no video stream.');
+    if (kind === 'audio' && !info.audioCodec) throw new MediaError('unsupported_input', 'The file has no audio stream.');
+    if (kind === 'video' && (info.width ?? 0) * (info.height ?? 0) > this.maxInputPixels) {
+      throw new MediaError(
+        'unsupported_input',
+        `The video is ${info.width}×${info.height} pixels, which exceeds the limit of ${formatMegapixels(this.maxInputPixels)}.`,
+      );
+    }
+  }
+
+  /** For metadata(): reads the header only, so no pixel limit (sharp would refuse a bomb without naming its size). */
+  private sharpHeader(): SharpOptions {
+    return { ...this.sharpInput(), limitInputPixels: false };
+  }
+
+  private sharpInput(): SharpOptions {
+    // failOn 'error': truncated/corrupt pixel data aborts, harmless warnings do not.
+    return { limitInputPixels: this.maxInputPixels, sequentialRead: true, failOn: 'error', autoOrient: true };
+  }
+
+  /** ffprobe a local file through the allowlisted demuxers; not media → `unsupported_input`. */
+  private ffprobe(abs: string, deadline: Deadline): Promise<AvInfo> {
+    const timeout = deadline.require();
+    return new Promise((done, fail) => {
+      execFile(
+        this.ffprobePath,
+        ffprobeArgs(abs),
+        { timeout, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024, windowsHide: true },
+        (err, stdout, stderr) => {
+          if (!err) {
+            try {
+              const info = parseFfprobe(stdout);
+              if (info.demuxer && info.kind !== 'unknown') return done(info);
+            } catch {
+              // fall through: unreadable output means we do not understand the file
+            }
+            return fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file.', stderr));
+          }
+          if (err.killed || err.signal === 'SIGKILL') return fail(deadline.error());
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            return fail(new MediaError('processing_failed', 'ffprobe is not available on this server.', err.message));
+          }
+          fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file, or it is corrupt.', tail(stderr)));
+        },
+      );
+    });
+  }
+
+  private runFfmpeg(
+    abs: string,
+    info: AvInfo,
+    out: string,
+    outputArgs: string[],
+    deadline: Deadline,
+    kind: 'video' | 'audio',
+    onProgress?: ProgressCallback,
+  ): Promise<void> {
+    const remaining = deadline.require();
+    return new Promise((done, fail) => {
+      const errors: string[] = [];
+      let partialInput = false;
+      let timedOut = false;
+      let lastPercent = 0;
+      const command = ffmpeg({ stdoutLines: 20 })
+        .setFfmpegPath(this.ffmpegPath)
+        .input(`file:${abs}`)
+        .inputOptions(ffmpegInputArgs(info.demuxer!))
+        .output(out)
+        .outputOptions(outputArgs);
+      const kill = () => command.kill('SIGKILL');
+      const timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, remaining);
+
+      // The fluent-ffmpeg 'progress' event is not used on purpose: listening to it makes fluent-ffmpeg
+      // run its own ffprobe on the input, without our protocol/format allowlists.
+      command.on('start', () => {
+        if (timedOut) kill(); // the time limit passed while fluent-ffmpeg was still preparing
+      });
+      command.on('stderr', (line: string) => {
+        if (isStatsLine(line)) {
+          const t = parseStatsTime(line);
+          if (t === undefined || !info.duration) return;
+          const percent = Math.min(99.9, Math.round((t / info.duration) * 1000) / 10);
+          if (percent > lastPercent) safeProgress(onProgress, (lastPercent = percent));
+          return;
+        }
+        if (/partial file/i.test(line)) partialInput = true;
+        if (errors.push(line) > 20) errors.shift();
+      });
+      command.on('error', (err: Error) => {
+        clearTimeout(timer);
+        const detail = [err.message.split('\n')[0], ...errors].join('\n');
+        if (timedOut) return fail(withDetail(deadline.error(), detail));
+        if (/ENOENT|Cannot find ffmpeg/i.test(err.message)) {
+          return fail(new MediaError('processing_failed', 'ffmpeg is not available on this server.', detail));
+        }
+        if (partialInput || /invalid data|moov atom|partial file|corrupt|truncat|end of file/i.test(detail)) {
+          return fail(truncated(kind, detail));
+        }
+        fail(new MediaError('processing_failed', `${capitalise(kind)} transcoding failed.`, detail));
+      });
+      command.on('end', () => {
+        clearTimeout(timer);
+        if (timedOut) return fail(deadline.error());
+        if (partialInput) return fail(truncated(kind, errors.join('\n')));
+        done();
+      });
+      command.run();
+    });
+  }
+}
+
+async function checkInput(path: string): Promise<string> {
+  const abs = resolve(path);
+  const st = await stat(abs).catch(() => undefined);
+  if (!st?.isFile()) throw new MediaError('processing_failed', 'The input file does not exist.');
+  if (st.size === 0) throw new MediaError('unsupported_input', 'The file is empty.');
+  return abs;
+}
+
+/** `output.<ext>` unless that name is taken (or is the input itself); then `output-<random>.<ext>`. */
+async function outputPath(outDir: string, ext: string, inputAbs: string): Promise<string> {
+  const dir = resolve(outDir);
+  await mkdir(dir, { recursive: true });
+  const plain = join(dir, `output.${ext}`);
+  const taken = plain === inputAbs || (await lstat(plain).then(() => true, () => false));
+  return taken ? join(dir, `output-${randomBytes(4).toString('hex')}.${ext}`) : plain;
+}
+
+function truncated(kind: 'video' | 'audio', detail: string): MediaError {
+  return new MediaError('unsupported_input', `The ${kind} file is truncated or corrupt.`, detail);
+}
+
+function withDetail(err: MediaError, detail: string): MediaError {
+  return new MediaError(err.code, err.message, detail);
+}
+
+function safeProgress(onProgress: ProgressCallback | undefined, percent: number): void {
+  try {
+    onProgress?.(percent);
+  } catch {
+    // a failing progress listener must not break the transcode
+  }
+}
+
+function tail(text: string): string {
+  return text.split('\n').filter(Boolean).slice(-20).join('\n');
+}
+
+function capitalise(s: string): string {
+  return s[0].toUpperCase() + s.slice(1);
+}

@@ -796,7 +796,9 @@ export type components = {
             /** @description Credits debited per job. */
             cost: number;
             /** @description JSON Schema of the tool's options. */
-            options: Record<string, never>;
+            options: {
+                [key: string]: unknown;
+            };
             outputFormats: string[];
         };
         ToolList: {
@@ -848,12 +850,21 @@ export type components = {
             tool: string;
             input?: components["schemas"]["JobInput"];
             /** @description Tool-specific, see the `*Options` schemas. Unknown keys are ignored. */
-            options?: Record<string, never>;
+            options?: {
+                [key: string]: unknown;
+            };
             /**
              * Format: uri
              * @description Pro and Max plans only.
              */
             webhookUrl?: string;
+            /**
+             * @description Makes the submission safe to retry for 24 hours, per API key (the `Idempotency-Key`
+             *     header does the same; the body wins). A replay with the same body returns the original
+             *     status and body and queues and charges nothing; another body with the same key is 409
+             *     `idempotency_conflict`. Only accepted jobs are remembered: a refused request (402, 429,
+             *     500) may be retried with the same key.
+             */
             idempotencyKey?: string;
         };
         /** @enum {string} */

@@ -5,6 +5,7 @@ import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import { ContractModule } from './contract/contract.module';
 import { DatabaseModule } from './database/database.module';
+import { DropPageModule } from './drop-page/drop-page.module';
 import { DropsModule } from './drops/drops.module';
 import { HealthController } from './health/health.controller';
 import { RedisModule } from './redis/redis.module';
@@ -38,6 +39,7 @@ export class AppModule {
         AccountsModule,
         DropsModule,
         SubmissionsModule,
+        DropPageModule,
         WebhooksModule,
         CreditsModule,
         ToolsModule,

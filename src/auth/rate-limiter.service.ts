@@ -1,6 +1,6 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../common/api-error';
 import { REDIS } from '../redis/redis.module';
 
@@ -12,7 +12,7 @@ export interface RateLimitState {
 
 /**
  * Requests-per-second limits kept in Redis (rate-limiter-flexible: one atomic Redis call per
- * request), so every API process shares the same counters.
+ * request), so every API process shares the same counters; per-process memory while Redis is down.
  */
 @Injectable()
 export class RateLimiterService {
@@ -54,7 +54,14 @@ export class RateLimiterService {
     const id = `${bucket}:${perSecond}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
-      limiter = new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `rl:${id}`, points: perSecond, duration: 1 });
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: `rl:${id}`,
+        points: perSecond,
+        duration: 1,
+        // While Redis is unreachable each process limits on its own rather than refusing all traffic.
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl-mem:${id}`, points: perSecond, duration: 1 }),
+      });
       this.limiters.set(id, limiter);
     }
     return limiter;

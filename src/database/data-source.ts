@@ -10,12 +10,13 @@ import { Submission } from '../submissions/submission.entity';
 import { WebhookDeliveries1763700000002 } from './migrations/1763700000002-webhook-deliveries';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { Jobs1763700000003 } from './migrations/1763700000003-jobs';
+import { Idempotency1763700000004 } from './migrations/1763700000004-idempotency';
 import { Job } from '../jobs/job.entity';
 import { Upload } from '../uploads/upload.entity';
 
 /** Every entity and migration; the app, the CLI and the tests share this list. */
 export const ENTITIES = [Account, ApiKey, Drop, Submission, WebhookDelivery, Job, Upload];
-export const MIGRATIONS = [Init1763700000000, Submissions1763700000001, WebhookDeliveries1763700000002, Jobs1763700000003];
+export const MIGRATIONS = [Init1763700000000, Submissions1763700000001, WebhookDeliveries1763700000002, Jobs1763700000003, Idempotency1763700000004];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

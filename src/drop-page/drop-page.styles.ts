@@ -72,6 +72,8 @@ fieldset:disabled .dropzone{cursor:not-allowed}
 .dropzone:focus-within{outline:3px solid var(--ink);outline-offset:2px}
 .dropzone.has-file{border-style:solid;border-color:var(--accent)}
 .dropzone.invalid{border-color:var(--danger)}
+.dz-empty{display:flex;flex-direction:column;align-items:center;gap:2px}
+.dz-hint{display:block;margin-top:10px}
 .dz-icon{width:40px;height:40px;color:var(--ink);margin-bottom:6px}
 .dz-title{font-weight:600}
 .dz-sub,.dz-hint{color:var(--muted);font-size:.875rem}

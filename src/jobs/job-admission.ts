@@ -19,6 +19,8 @@ export interface Admission {
   options: Record<string, unknown>;
   webhookUrl?: string | null;
   submissionId?: string | null;
+  /** Drop auto-conversion is started by the service, not the client: the in-flight limit does not apply. */
+  skipConcurrencyLimit?: boolean;
   /** Runs inside the admission transaction, after the job row exists (idempotency records). */
   inTransaction?: (tx: import('typeorm').EntityManager, job: Job) => Promise<void>;
 }
@@ -46,7 +48,7 @@ export class JobAdmission {
       if (a.key) await this.checkSpendCaps(tx, a.key, a.tool.cost, now);
       const [{ count }] = await tx.query(`SELECT count(*)::int AS count FROM jobs WHERE account_id = $1 AND state IN ('queued', 'running')`, [a.accountId]);
       const limit = limitsOf(a.plan).inFlightJobs;
-      if (count >= limit) {
+      if (count >= limit && !a.skipConcurrencyLimit) {
         throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'concurrency_exceeded', `Too many jobs in flight: the ${a.plan} plan allows ${limit} queued or running jobs at once.`);
       }
       const row = tx.create(Job, {
@@ -93,6 +95,8 @@ export class JobAdmission {
     await this.db.transaction(async (tx) => {
       await this.credits.refund(jobId, tx);
       await tx.query('DELETE FROM jobs WHERE id = $1', [jobId]);
+      // A recorded idempotent answer would otherwise replay a job that no longer exists.
+      await tx.query("DELETE FROM idempotency_records WHERE response->>'id' = $1", [jobId]);
     });
   }
 

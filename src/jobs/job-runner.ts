@@ -121,6 +121,13 @@ export class JobRunner {
       }
       return { path, name: upload.fileName };
     }
+    if (job.submissionId && !job.input.url) {
+      // A drop's auto-conversion reads the submission's stored original.
+      const [row] = await this.jobs.query('SELECT storage_key, file_name FROM submissions WHERE id = $1', [job.submissionId]);
+      if (!row) throw new JobFailure('input_fetch_failed', 'The submission was deleted before it could be converted.');
+      await this.storage.downloadToFile(row.storage_key, path);
+      return { path, name: row.file_name };
+    }
     const account = await this.accounts.findOneByOrFail({ id: job.accountId });
     const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
     await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });

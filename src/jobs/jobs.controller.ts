@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JobCreate } from '../../generated/types';
 import { Operation } from '../contract/operation.decorator';
 import type { JobState } from './job.entity';
@@ -14,10 +14,12 @@ export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
   @Post()
-  @HttpCode(202)
   @Operation('createJob')
-  create(@Req() req: FastifyRequest, @Body() body: JobCreate) {
-    return this.jobs.create(req.auth!, body);
+  async create(@Req() req: FastifyRequest, @Body() body: JobCreate, @Res({ passthrough: true }) reply: FastifyReply) {
+    const header = req.headers['idempotency-key'];
+    const result = await this.jobs.create(req.auth!, body, typeof header === 'string' ? header : undefined);
+    reply.status(result.status);
+    return result.body;
   }
 
   @Get()

@@ -12,6 +12,8 @@ import { CreditsService } from '../credits/credits.service';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { findTool, TOOLS, type ToolDefinition } from '../tools/tool-registry';
 import { Upload } from '../uploads/upload.entity';
+import { Clock } from '../common/clock';
+import { IdempotencyService, IdempotentTwinCommitted, type StoredResponse } from './idempotency.service';
 import { JobAdmission } from './job-admission';
 import { JobQueue } from './job-queue';
 import { Job, type JobState } from './job.entity';
@@ -31,6 +33,8 @@ export class JobsService {
     private readonly admission: JobAdmission,
     private readonly credits: CreditsService,
     private readonly queue: JobQueue,
+    private readonly idempotency: IdempotencyService,
+    private readonly clock: Clock,
   ) {}
 
   /** Everything that can be refused without touching the database. */
@@ -53,20 +57,35 @@ export class JobsService {
     return { tool, input: input.url ? { url: input.url } : { fileId: input.fileId }, options };
   }
 
-  async create(auth: AuthContext, body: JobCreate, inTransaction?: Parameters<JobAdmission['admit']>[0]['inTransaction']): Promise<JobAccepted> {
+  /** Returns the HTTP status too: an idempotent replay answers with the original one. */
+  async create(auth: AuthContext, body: JobCreate, idempotencyHeader?: string): Promise<StoredResponse> {
     const { tool, input, options } = this.validate(auth, body);
+    const idempotencyKey = body.idempotencyKey ?? idempotencyHeader;
+    const hash = idempotencyKey ? this.idempotency.fingerprint(body as Record<string, unknown>) : '';
+    if (idempotencyKey) {
+      const replay = await this.idempotency.lookup(auth.key.id, idempotencyKey, hash);
+      if (replay) return replay;
+    }
     if (input.fileId) await this.checkUpload(auth.account.id, input.fileId);
-    const job = await this.admission.admit({
-      accountId: auth.account.id,
-      plan: auth.account.plan,
-      key: { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap },
-      tool,
-      input,
-      options,
-      webhookUrl: body.webhookUrl ?? null,
-      inTransaction,
-    });
-    return { id: job.id, state: 'queued', statusUrl: `/v1/jobs/${job.id}` };
+    try {
+      const job = await this.admission.admit({
+        accountId: auth.account.id,
+        plan: auth.account.plan,
+        key: { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap },
+        tool,
+        input,
+        options,
+        webhookUrl: body.webhookUrl ?? null,
+        inTransaction: idempotencyKey
+          ? (tx, job) => this.idempotency.record(tx, auth.key.id, idempotencyKey, hash, { status: 202, body: accepted(job) })
+          : undefined,
+      }, this.clock.now());
+      return { status: 202, body: accepted(job) };
+    } catch (err) {
+      if (!(err instanceof IdempotentTwinCommitted)) throw err;
+      // A concurrent twin with the same key won; answer as its replay.
+      return (await this.idempotency.lookup(auth.key.id, idempotencyKey!, hash))!;
+    }
   }
 
   async get(auth: AuthContext, id: string): Promise<JobView> {
@@ -139,6 +158,10 @@ export class JobsService {
       ]);
     }
   }
+}
+
+function accepted(job: Job): JobAccepted {
+  return { id: job.id, state: 'queued', statusUrl: `/v1/jobs/${job.id}` };
 }
 
 function isHttpUrl(value: string): boolean {

@@ -16,6 +16,7 @@ let dir: string;
 let video: string; // 2 s, 160×120, H.264 + AAC, moov at the end
 let fastStartVideo: string; // same, moov first
 let longVideo: string; // 20 s, 640×360, for progress and time limits
+let heavyVideo: string; // 10 s, 1280×720 busy pattern: takes seconds to encode, to be killed mid-way
 let silentVideo: string; // 1 s, no audio
 let wav: string; // 3 s, 44.1 kHz stereo
 const repo = new MediaRepository();
@@ -30,10 +31,10 @@ async function ffprobe(path: string): Promise<Probed> {
 }
 const stream = (p: Probed, type: string) => p.streams.find((s) => s.codec_type === type);
 
-async function lavfi(out: string, seconds: number, size: string, withAudio: boolean, extra: string[] = []): Promise<void> {
+async function lavfi(out: string, seconds: number, size: string, withAudio: boolean, extra: string[] = [], source = 'testsrc'): Promise<void> {
   await run(FFMPEG, [
     '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25`,
+    '-f', 'lavfi', '-i', `${source}=size=${size}:rate=25`,
     ...(withAudio ? ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'] : []),
     '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
     ...(withAudio ? ['-c:a', 'aac', '-ac', '2'] : []),
@@ -62,12 +63,14 @@ beforeAll(async () => {
   fastStartVideo = join(dir, 'clip-faststart.mp4');
   longVideo = join(dir, 'long.mp4');
   silentVideo = join(dir, 'silent.mp4');
+  heavyVideo = join(dir, 'heavy.mp4');
   wav = join(dir, 'tone.wav');
   await Promise.all([
     lavfi(video, 2, '160x120', true),
     lavfi(fastStartVideo, 2, '160x120', true, ['-movflags', '+faststart']),
     lavfi(longVideo, 20, '640x360', true),
     lavfi(silentVideo, 1, '160x120', false),
+    lavfi(heavyVideo, 10, '1280x720', false, ['-crf', '35'], 'testsrc2'),
     run(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-ac', '2', '-t', '3', wav]),
   ]);
 }, 30_000);
@@ -246,11 +249,12 @@ describe('safety and errors', () => {
   });
 
   it('ffmpeg is killed mid-transcode at the time limit and its partial output is deleted', async () => {
-    const limited = new MediaRepository({ timeLimitMs: 700 });
-    const out = await outDir('t700');
+    const limited = new MediaRepository({ timeLimitMs: 1000 });
+    const out = await outDir('t1000');
     const seen: number[] = [];
     const started = Date.now();
-    await expectMediaError(limited.transcodeVideo(longVideo, out, { format: 'webm', quality: 'high' }, (p) => seen.push(p)), 'timeout');
+    const err = await expectMediaError(limited.transcodeVideo(heavyVideo, out, { format: 'mp4', quality: 'high' }, (p) => seen.push(p)), 'timeout');
+    expect(err.message).toBe('Processing exceeded the time limit of 1 s.');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(seen.length).toBeGreaterThan(0); // ffmpeg was really running
     expect(seen[seen.length - 1]).toBeLessThan(100);

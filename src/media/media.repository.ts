@@ -198,7 +198,8 @@ export class MediaRepository {
             }
             return fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file.', stderr));
           }
-          if (err.killed || err.signal === 'SIGKILL') return fail(deadline.error());
+          // execFile also kills on maxBuffer overflow; only a spent budget is a timeout.
+          if (err.killed && deadline.remainingMs() < 100) return fail(deadline.error());
           if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
             return fail(new MediaError('processing_failed', 'ffprobe is not available on this server.', err.message));
           }

@@ -114,8 +114,7 @@ export class IntakeService {
     }
     try {
       const submission = await this.insert(drop, fields, part.filename, sniffed, storageKey, size);
-      await this.events.created(drop, submission);
-      return submission;
+      return await this.events.created(drop, submission);
     } catch (err) {
       await this.storage.delete(storageKey);
       throw err;

@@ -16,6 +16,9 @@ import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CreditsModule } from '../credits/credits.module';
+import { Drop } from '../drops/drop.entity';
+import { ProcessedListener } from '../submissions/processed-listener';
+import { Submission } from '../submissions/submission.entity';
 
 /**
  * The queue consumers. `npm run start:worker` runs them alone (as many copies as needed);
@@ -23,7 +26,7 @@ import { CreditsModule } from '../credits/credits.module';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([WebhookDelivery, Account, Job, Upload]),
+    TypeOrmModule.forFeature([WebhookDelivery, Account, Job, Upload, Submission, Drop]),
     HttpFetchModule,
     MediaModule,
     WebhooksModule,
@@ -31,7 +34,7 @@ import { CreditsModule } from '../credits/credits.module';
     UploadsModule,
     CreditsModule,
   ],
-  providers: [WebhookSender, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
+  providers: [ProcessedListener, WebhookSender, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
   exports: [JobEvents],
 })
 export class WorkerModule {}

@@ -1,0 +1,99 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Client } from 'pg';
+import type { DroplineClient } from '../../generated/client';
+import type { Job } from '../../generated/types';
+import { TEST_DATABASE_URL } from './env';
+
+/** Helpers for the media-job suites: polling, loopback servers that count hits, queue exclusivity. */
+
+const FINAL = ['completed', 'failed', 'canceled'];
+
+/** Polls GET /v1/jobs/{id} until the job is final (or `until` says so); throws after timeoutMs. */
+export async function waitForJob(client: DroplineClient, id: string, timeoutMs = 60_000, until?: (job: Job) => boolean): Promise<Job> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { data, response } = await client.GET('/v1/jobs/{id}', { params: { path: { id } } });
+    if (!data) throw new Error(`GET job ${id}: HTTP ${response.status}`);
+    const job = data.job;
+    if (until ? until(job) : FINAL.includes(job.state)) return job;
+    if (FINAL.includes(job.state)) throw new Error(`job ${id} ended ${job.state} (${JSON.stringify(job.error)}) before the awaited condition`);
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.state} (progress ${job.progress}) after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export async function creditBalance(client: DroplineClient): Promise<number> {
+  const { data } = await client.GET('/v1/account');
+  return data!.account.creditBalance;
+}
+
+export interface CountingServer {
+  server: Server;
+  host: string;
+  port: number;
+  /** `http://host:port` with IPv6 hosts bracketed. */
+  origin: string;
+  /** HTTP requests received. */
+  hits: number;
+  /** TCP connections accepted (a refused fetch must not even connect). */
+  connections: number;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP server on a loopback address that counts every connection and request. Used as a
+ * canary (an address outside ALLOW_PRIVATE_HOSTS: any hit is an SSRF hole) and as a fixture
+ * server with a handler. Only ever binds loopback.
+ */
+export async function countingServer(
+  host: string,
+  handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('canary'),
+  port = 0,
+): Promise<CountingServer> {
+  if (!/^127\.|^::1$/.test(host)) throw new Error(`test servers bind loopback only, not ${host}`);
+  const server = createServer((req, res) => {
+    state.hits++;
+    handler(req, res);
+  });
+  const state = {
+    server,
+    host,
+    port: 0,
+    origin: '',
+    hits: 0,
+    connections: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  server.on('connection', () => state.connections++);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  state.port = (server.address() as { port: number }).port;
+  state.origin = `http://${host.includes(':') ? `[${host}]` : host}:${state.port}`;
+  return state;
+}
+
+/**
+ * Every suite that runs a queue worker (in-process or a separate process) takes this lock first.
+ * All test apps share one Postgres database and one Redis, so any live worker takes any queued
+ * job — with its own STORAGE_DIR, ALLOW_PRIVATE_HOSTS and retry settings. Jest runs suites in
+ * parallel; a Postgres advisory lock (held on its own connection, released at the end of the
+ * suite or when the test process dies) makes the worker suites take turns.
+ */
+export async function lockMediaQueues(): Promise<() => Promise<void>> {
+  const client = new Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  await client.query(`SELECT pg_advisory_lock(hashtext('dropline-e2e-media-queues'))`);
+  return async () => {
+    await client.query(`SELECT pg_advisory_unlock(hashtext('dropline-e2e-media-queues'))`).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  };
+}
+
+/** How long a suite may wait in beforeAll for the other worker suites. */
+export const LOCK_WAIT_MS = 300_000;

@@ -90,7 +90,10 @@ export class JobRunner {
         throw err; // BullMQ retries with backoff
       }
       this.logger.warn(`Job ${job.id} failed: ${(err as Error).message}`);
-      await this.fail(job.id, failure?.code ?? 'processing_failed', failure?.message ?? 'Processing failed after several attempts.');
+      // Retries spent on a transient fetch error (host unresolvable, refused, timed out): the job
+      // failed because of its input, not of processing, so it keeps the fetch's code and message.
+      const final = failure ?? lastFetchFailure(err);
+      await this.fail(job.id, final?.code ?? 'processing_failed', final?.message ?? 'Processing failed after several attempts.');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -158,6 +161,12 @@ function toFailure(err: unknown): { code: string; message: string } | undefined 
     if (/\b4\d\d\b/.test(err.message)) return { code: 'input_fetch_failed', message: err.message }; // a 4xx will not heal
   }
   return undefined;
+}
+
+/** The job error of a transient FetchError once no retry is left (its message is safe to show). */
+function lastFetchFailure(err: unknown): { code: string; message: string } | undefined {
+  if (!(err instanceof FetchError)) return undefined;
+  return { code: err.code === 'timeout' ? 'timeout' : 'input_fetch_failed', message: err.message };
 }
 
 function extensionOf(format: string): string {

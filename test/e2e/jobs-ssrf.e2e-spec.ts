@@ -1,5 +1,6 @@
 import dns, { type LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { Job } from '../../generated/types';
 import { countingServer, creditBalance, type CountingServer, LOCK_WAIT_MS, lockMediaQueues, waitForJob } from '../support/jobs';
 import { makePng } from '../support/media-fixtures';
@@ -15,7 +16,8 @@ import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 /**
  * Names resolved by a fake resolver installed while the app is created (the guard keeps the
  * lookup it was built with): the machine's own `localhost` answers 127.0.0.1 only, so these
- * names stand for a hostname whose DNS answer is, or includes, a forbidden address.
+ * names stand for a hostname whose DNS answer is, or includes, a forbidden address. Any other
+ * name but `localhost` is ENOTFOUND, so the suite never queries a DNS server.
  */
 const FAKE_DNS: Record<string, LookupAddress[]> = {
   'v4.canary.test': [{ address: '127.0.0.2', family: 4 }],
@@ -28,10 +30,16 @@ function installFakeDns(): () => void {
   const real = dns.lookup;
   const fake = (hostname: string, options: unknown, callback?: (...args: unknown[]) => void) => {
     const cb = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
-    const answers = FAKE_DNS[hostname.toLowerCase()];
-    if (!answers) return (real as any)(hostname, options, callback);
+    const name = hostname.toLowerCase().replace(/\.$/, '');
+    // Only IP literals (Postgres, Redis) and `localhost` (/etc/hosts) go to the real resolver: no DNS server is asked.
+    if (name === 'localhost' || isIP(name) !== 0) return (real as any)(hostname, options, callback);
+    const answers = FAKE_DNS[name];
     const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
-    process.nextTick(() => (all ? cb(null, answers) : cb(null, answers[0].address, answers[0].family)));
+    process.nextTick(() => {
+      if (!answers) cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }));
+      else if (all) cb(null, answers);
+      else cb(null, answers[0].address, answers[0].family);
+    });
   };
   (dns as any).lookup = fake;
   return () => {
@@ -183,6 +191,11 @@ describe('SSRF guard end to end', () => {
       `http://127.2:${canary4.port}/image.png`,
     ]);
   });
+
+  it('a host that does not resolve is retried, then fails as input_fetch_failed (not processing_failed)', async () => {
+    // Transient fetch errors get BullMQ's attempts (backoff 5 s, 10 s); the last one keeps the fetch's code.
+    await expectAllRefused([`http://nowhere.canary.test:${canary4.port}/image.png`], /could not be resolved/);
+  }, 60_000);
 
   it('still fetches from the allowed host (the guard is not simply refusing everything)', async () => {
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: redirect(`${allowed.origin}/image.png`) }, options: { width: 20 } } });

@@ -1,0 +1,67 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { makePng, serveFiles } from '../support/media-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { startReceiver } from '../support/webhook-receiver';
+
+/** Spec part 6: job.completed / job.failed, Standard Webhooks, pro/max only. */
+describe('job webhooks', () => {
+  let t: TestApp;
+  let files: Awaited<ReturnType<typeof serveFiles>>;
+
+  beforeAll(async () => {
+    files = await serveFiles({ 'icon.png': await makePng(), 'notes.txt': Buffer.from('plain text') });
+    t = await startTestApp({
+      WORKER_IN_PROCESS: 'true',
+      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      WEBHOOK_RETRY_DELAYS: '1,1',
+      STORAGE_DIR: join(await mkdtemp(join(tmpdir(), 'dropline-jwh-')), 'files'),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await files.close();
+  });
+
+  it('job.completed carries the result with a download URL; job.failed the error; both verify', async () => {
+    const receiver = await startReceiver();
+    try {
+      const tenant = await t.newTenant({ plan: 'pro', credits: 10 });
+      const ok = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 16 }, webhookUrl: receiver.url } });
+      const bad = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('notes.txt') }, options: { width: 16 }, webhookUrl: receiver.url } });
+      const hooks = await receiver.waitFor(2);
+      const verifier = new Webhook(tenant.account.webhookSecret);
+      const events = hooks.map((h) => verifier.verify(h.body, h.headers as Record<string, string>) as { type: string; timestamp: string; data: any });
+      const completed = events.find((e) => e.type === 'job.completed')!;
+      const failed = events.find((e) => e.type === 'job.failed')!;
+      expect(completed.data.job).toMatchObject({ id: ok.data!.id, state: 'completed', result: { status: 'converted', width: 16, downloadUrl: expect.any(String) } });
+      expect((await fetch(completed.data.job.result.downloadUrl)).status).toBe(200);
+      expect(failed.data.job).toMatchObject({ id: bad.data!.id, state: 'failed', error: { code: 'unsupported_input' } });
+      expect(() => verifier.verify(hooks[0].body.replace('job', 'jab'), hooks[0].headers as Record<string, string>)).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('retries a failing receiver and records every attempt in the delivery log', async () => {
+    const receiver = await startReceiver((n) => ({ status: n < 3 ? 500 : 200 }));
+    try {
+      const tenant = await t.newTenant({ plan: 'max', credits: 10 });
+      await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 8 }, webhookUrl: receiver.url } });
+      const hooks = await receiver.waitFor(3);
+      expect(new Set(hooks.map((h) => h.headers['webhook-id'])).size).toBe(1);
+      let delivery;
+      for (let i = 0; i < 50; i++) {
+        delivery = (await tenant.client.GET('/v1/webhook-deliveries')).data!.deliveries[0];
+        if (delivery.status !== 'pending') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(delivery).toMatchObject({ eventType: 'job.completed', status: 'succeeded', nextAttemptAt: null });
+      expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

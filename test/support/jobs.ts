@@ -13,6 +13,10 @@ export async function waitForJob(client: DroplineClient, id: string, timeoutMs =
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { data, response } = await client.GET('/v1/jobs/{id}', { params: { path: { id } } });
+    if (response.status === 429 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000)); // a plan's rate limit: poll slower
+      continue;
+    }
     if (!data) throw new Error(`GET job ${id}: HTTP ${response.status}`);
     const job = data.job;
     if (until ? until(job) : FINAL.includes(job.state)) return job;

@@ -23,5 +23,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
     },
+    // Fault tests spawn the API and worker processes and break Redis, Postgres and the processes
+    // themselves (test/faults/README.md). Each file owns its databases and a private Redis.
+    { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
   ],
 };

@@ -990,8 +990,8 @@ export type components = {
             };
         };
         /**
-         * @description Invalid request: `validation_failed` (with `details`), `invalid_json`, `unknown_tool`,
-         *     `missing_input`.
+         * @description Invalid request: `validation_failed` (with `details`), `invalid_json`,
+         *     `invalid_multipart` (a malformed multipart body), `unknown_tool`, `missing_input`.
          */
         BadRequest: {
             headers: {

@@ -16,6 +16,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkerModule } from './worker/worker.module';
 import { CreditsModule } from './credits/credits.module';
 import { JobsModule } from './jobs/jobs.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ToolsModule } from './tools/tools.module';
 import { UploadsModule } from './uploads/uploads.module';
 
@@ -45,6 +46,7 @@ export class AppModule {
         ToolsModule,
         UploadsModule,
         JobsModule,
+        MetricsModule,
         ...(config.WORKER_IN_PROCESS === 'true' ? [WorkerModule] : []),
       ],
       controllers: [HealthController],

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { jsonLogger } from './app.factory';
 import { WorkerRootModule } from './app.module';
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
   await migrate(config.DATABASE_URL);
   const app = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { logger: jsonLogger(config) });
   app.enableShutdownHooks();
+  // The one line saying the queue consumers run (operators and the fault tests wait for it).
+  new Logger('Worker').log('Worker ready: consuming the media and webhook queues');
 }
 
 main().catch((err) => {

@@ -32,6 +32,21 @@ const STATUS_CODES: Record<number, string> = {
   503: 'unavailable',
 };
 
+/**
+ * Postgres unreachable or going away: refused or timed-out connections, SQLSTATE class 08
+ * (connection exception), 57P01-57P03 (admin/crash shutdown, starting up) and 53300 (too many
+ * connections), or pg's "Connection terminated". A dependency outage, not a bug: 503, retryable.
+ */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const PG_UNAVAILABLE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown; message?: unknown } } | undefined;
+  const codes = [e?.code, e?.driverError?.code].filter((c): c is string => typeof c === 'string');
+  if (codes.some((c) => UNREACHABLE.has(c) || PG_UNAVAILABLE.test(c))) return true;
+  const message = String(e?.driverError?.message ?? e?.message ?? '');
+  return /^Connection terminated|timeout exceeded when trying to connect/.test(message);
+}
+
 /** Maps anything thrown — ours, Nest's, Fastify's, or a bug — to the `{error:{code,message}}` envelope. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ApiError) {
@@ -56,6 +71,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return simple(status, STATUS_CODES[status] ?? 'bad_request', anyErr?.message ?? 'Bad request.');
   }
+  // Postgres down (issue 6, fault tests): 503 `unavailable` like readiness says, not a 500.
+  if (isDatabaseUnavailable(err)) return simple(503, 'unavailable', 'The service is temporarily unavailable; retry shortly.');
   return { ...simple(500, 'internal_error', 'Internal error. It has been logged.'), unexpected: true };
 }
 

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { fileTypeStream } from 'file-type';
 
 export type FileKind = 'image' | 'video' | 'audio' | 'document';
@@ -16,7 +16,12 @@ export interface SniffedStream {
  * only when it claims to be text, so a client cannot label bytes as an image.
  */
 export async function sniff(stream: Readable, declaredMime?: string): Promise<SniffedStream> {
-  const typed = await fileTypeStream(stream, { sampleSize: 4100 });
+  // file-type waits for the source's first 'readable' event. A multipart part that ended before
+  // anyone listened (an empty file: busboy pushes its end at once) only ever emits 'end', and the
+  // request hung forever. A PassThrough in between always announces data or its end with 'readable'.
+  // pipeline() forwards an error or abort of the source (client gone) to what reads from it.
+  const source = pipeline(stream, new PassThrough(), () => undefined);
+  const typed = await fileTypeStream(source, { sampleSize: 4100 });
   const detected = typed.fileType?.mime;
   const mime = detected ?? (declaredMime && /^text\/[\w.+-]+$/.test(declaredMime) ? declaredMime : 'application/octet-stream');
   return { stream: typed as unknown as Readable, mime, kind: kindOfMime(detected) };

@@ -58,6 +58,16 @@ export class AppConfig {
   @IsIn(['true', 'false'])
   WORKER_IN_PROCESS: 'true' | 'false' = 'true';
 
+  /**
+   * BullMQ media workers: how long a running job's lock lives without renewal, and how often
+   * workers look for jobs whose lock expired (their worker died) to run them again. A killed
+   * worker's job is retried within about the sum of the two. BullMQ's defaults; tests shorten them.
+   */
+  @Transform(toInt) @IsInt() @Min(1000)
+  WORKER_LOCK_DURATION_MS = 30_000;
+  @Transform(toInt) @IsInt() @Min(500)
+  WORKER_STALLED_INTERVAL_MS = 30_000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 

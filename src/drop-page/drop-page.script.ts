@@ -54,6 +54,10 @@ export const DROP_PAGE_SCRIPT = String.raw`
     return (n >= 100 ? String(Math.round(n)) : n.toFixed(1).replace(/\.0$/, '')) + ' ' + units[i];
   }
 
+  function formatLimit(mb) {
+    return mb >= 1024 && mb % 1024 === 0 ? (mb / 1024) + ' GB' : mb + ' MB';
+  }
+
   function extensionOf(name) {
     var m = /\.([a-z0-9]{1,8})$/i.exec(name || '');
     return m ? m[1].toLowerCase() : '';
@@ -92,8 +96,8 @@ export const DROP_PAGE_SCRIPT = String.raw`
         KIND_SINGULAR[kind] + '. Choose another file.';
     }
     if (file.size > drop.maxFileSizeMB * MB) {
-      return '"' + file.name + '" is ' + formatBytes(file.size) + ', over this drop\u2019s limit of ' + drop.maxFileSizeMB +
-        ' MB. Choose a smaller file.';
+      return '"' + file.name + '" is ' + formatBytes(file.size) + ', over this drop\u2019s limit of ' + formatLimit(drop.maxFileSizeMB) +
+        '. Choose a smaller file.';
     }
     return null;
   }
@@ -114,8 +118,9 @@ export const DROP_PAGE_SCRIPT = String.raw`
 
   // ---- messages ---------------------------------------------------------------------------
 
+  /** kind: error, info, or sr (announced to screen readers only: the progress bar shows it). */
   function showStatus(kind, text) {
-    statusBox.className = 'notice status ' + kind;
+    statusBox.className = 'notice status ' + (kind === 'sr' ? 'visually-hidden' : kind);
     statusBox.textContent = text;
   }
 
@@ -175,7 +180,7 @@ export const DROP_PAGE_SCRIPT = String.raw`
       case 'validation_failed':
         return { text: 'Some details are missing or invalid. ' + (serverText ? 'The server said: ' + serverText : 'Please check the form and try again.') };
       case 'file_too_large':
-        return { text: 'This file is too large for this drop. ' + (serverText || 'The limit is ' + drop.maxFileSizeMB + ' MB.') + ' Choose a smaller file.' };
+        return { text: 'This file is too large for this drop. ' + (serverText || 'The limit is ' + formatLimit(drop.maxFileSizeMB) + '.') + ' Choose a smaller file.' };
       case 'kind_not_allowed':
         return { text: 'This type of file isn\u2019t accepted here. ' + serverText };
       case 'unsupported_media_type':
@@ -339,10 +344,10 @@ export const DROP_PAGE_SCRIPT = String.raw`
     });
 
     setProgress(0);
-    progressLabel.textContent = 'Uploading ' + chosen.name + '\u2026';
+    progressLabel.textContent = 'Uploading\u2026';
     setBusy(true);
     cancelButton.focus();
-    showStatus('info', 'Uploading "' + chosen.name + '"\u2026');
+    showStatus('sr', 'Uploading "' + chosen.name + '"\u2026');
     xhr.send(body);
   }
 

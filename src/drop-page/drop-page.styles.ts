@@ -44,8 +44,9 @@ body{
 .head{text-align:center;margin-bottom:20px}
 .badge{
   width:64px;height:64px;margin:0 auto 14px;border-radius:50%;display:grid;place-items:center;
-  font-size:32px;line-height:1;background:var(--soft);border:1px solid var(--line);
+  font-size:32px;line-height:1;background:var(--soft);border:1px solid var(--line);color:var(--ink);
 }
+.badge svg{width:30px;height:30px}
 h1{font-size:1.5rem;line-height:1.25;margin:0 0 6px;letter-spacing:-.01em;overflow-wrap:anywhere}
 h2{font-size:1.25rem;margin:0 0 6px}
 .desc{margin:0;color:var(--muted);white-space:pre-line;overflow-wrap:anywhere}

@@ -28,12 +28,18 @@ export function themeFor(accentColor: string | null | undefined): DropPageTheme 
   const rgb = parse(accent);
   return {
     accent,
-    onAccent: contrast(rgb, WHITE) >= contrast(rgb, parse(NEAR_BLACK)) ? '#ffffff' : NEAR_BLACK,
+    onAccent: textOn(rgb),
     ink: hex(readableOn(rgb, WHITE, BLACK)),
     inkDark: hex(readableOn(rgb, DARK_CARD, WHITE)),
     soft: hex(mix(rgb, WHITE, 0.9)),
-    softDark: hex(mix(rgb, DARK_CARD, 0.8)),
+    softDark: hex(mix(rgb, DARK_CARD, 0.86)),
   };
+}
+
+/** White where it reads at 4.5:1, else near-black, else black (which always does). */
+function textOn(background: Rgb): string {
+  const candidates = ['#ffffff', NEAR_BLACK, '#000000'];
+  return candidates.find((c) => contrast(parse(c), background) >= 4.5) ?? '#000000';
 }
 
 /** Moves `color` towards `towards` in small steps until it reads at 4.5:1 on `background`. */

@@ -21,9 +21,11 @@ export interface DropPageData {
 
 export function dropPageData(drop: Drop, now: Date = new Date()): DropPageData {
   const expired = drop.expiresAt !== null && drop.expiresAt.getTime() <= now.getTime();
+  const closed: ClosedReason | null = !drop.isActive ? 'paused' : expired ? 'expired' : null;
   return {
-    drop: toPublicDropView(drop),
-    closed: !drop.isActive ? 'paused' : expired ? 'expired' : null,
+    // The same public view as GET /v1/public/drops/{slug}, judged at the same instant as `closed`.
+    drop: { ...toPublicDropView(drop), acceptingSubmissions: closed === null },
+    closed,
     expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
     now: now.toISOString(),
     uploadUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/submissions`,
@@ -72,7 +74,22 @@ const KIND_ACCEPT: Record<DropKind, string | null> = {
   document: null,
 };
 
-const DEFAULT_EMOJI = '📥';
+/** Shown when the drop has no emoji: an SVG, which needs no emoji font. */
+const INBOX_ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.7" stroke-linecap="round" stroke-linejoin="round">' +
+  '<path d="M4 13l2.2-7.3A2 2 0 0 1 8.1 4.3h7.8a2 2 0 0 1 1.9 1.4L20 13"/><path d="M4 13v5a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-5h-4.5l-1.5 2.5h-4L8.5 13z"/></svg>';
+const SEARCH_ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.7" stroke-linecap="round" stroke-linejoin="round">' +
+  '<circle cx="11" cy="11" r="6.5"/><path d="M20 20l-4.4-4.4"/></svg>';
+const ALERT_ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.7" stroke-linecap="round" stroke-linejoin="round">' +
+  '<path d="M12 4l9 16H3z"/><path d="M12 10v4.5M12 17.5v.01"/></svg>';
+const INBOX_FAVICON = '📥';
+
+/** "25 MB", or "2 GB" for a whole number of gigabytes. */
+export function formatLimit(mb: number): string {
+  return mb >= 1024 && mb % 1024 === 0 ? `${mb / 1024} GB` : `${mb} MB`;
+}
 
 const UPLOAD_ICON =
   '<svg class="dz-icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">' +
@@ -83,14 +100,13 @@ const TICK_ICON =
 /** The sender's upload page: rendered here with the drop's text escaped, made interactive by the inline script. */
 export function renderDropPage(data: DropPageData, nonce: string): string {
   const { drop, closed } = data;
-  const emoji = drop.emoji || DEFAULT_EMOJI;
   const kind = drop.allowedKinds as DropKind;
   const accept = KIND_ACCEPT[kind];
   const disabled = closed ? ' disabled' : '';
 
   const rules = [
     KIND_RULE[kind],
-    `Up to ${drop.maxFileSizeMB} MB`,
+    `Up to ${formatLimit(drop.maxFileSizeMB)}`,
     drop.requireSenderEmail ? 'Email required' : undefined,
     drop.requireMessage ? 'Message required' : undefined,
   ].filter((r): r is string => Boolean(r));
@@ -107,13 +123,13 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(drop.name)} · Send a file</title>
-<link rel="icon" href="${escapeHtml(emojiFavicon(emoji))}">
+<link rel="icon" href="${escapeHtml(emojiFavicon(drop.emoji || INBOX_FAVICON))}">
 <style nonce="${nonce}">${themeCss(themeFor(drop.accentColor))}${DROP_PAGE_CSS}</style>
 </head>
 <body>
 <main class="card" aria-labelledby="drop-title">
   <header class="head">
-    <div class="badge" aria-hidden="true">${escapeHtml(emoji)}</div>
+    <div class="badge" aria-hidden="true">${drop.emoji ? escapeHtml(drop.emoji) : INBOX_ICON}</div>
     <h1 id="drop-title">${escapeHtml(drop.name)}</h1>
     ${drop.description ? `<p class="desc" id="drop-description">${escapeHtml(drop.description)}</p>` : ''}
     <ul class="rules" id="rules" aria-label="Rules for this drop">${rules.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}${open}</ul>
@@ -139,7 +155,7 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
             </span>
             <span class="dz-link">Change</span>
           </span>
-          <span class="dz-hint" id="dz-hint">${escapeHtml(KIND_HINT[kind])} · up to ${drop.maxFileSizeMB} MB</span>
+          <span class="dz-hint" id="dz-hint">${escapeHtml(KIND_HINT[kind])} · up to ${formatLimit(drop.maxFileSizeMB)}</span>
         </label>
         <p class="field-error" id="file-error"></p>
 
@@ -207,10 +223,10 @@ function timeHtml(iso: string): string {
 
 /** The page for a slug that names no drop (status 404) or for a failure (5xx): no script at all. */
 export function renderMessagePage(kind: 'not_found' | 'error', nonce: string): string {
-  const [emoji, title, text] =
+  const [icon, favicon, title, text] =
     kind === 'not_found'
-      ? ['🔍', 'This drop doesn’t exist', 'The link may be mistyped, or the drop was deleted by its owner. Ask the person who shared it for a new link.']
-      : ['⚠️', 'Something went wrong', 'This page could not be loaded. Please try again in a moment.'];
+      ? [SEARCH_ICON, '🔍', 'This drop doesn’t exist', 'The link may be mistyped, or the drop was deleted by its owner. Ask the person who shared it for a new link.']
+      : [ALERT_ICON, '⚠️', 'Something went wrong', 'This page could not be loaded. Please try again in a moment.'];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -218,13 +234,13 @@ export function renderMessagePage(kind: 'not_found' | 'error', nonce: string): s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${title} · Dropline</title>
-<link rel="icon" href="${escapeHtml(emojiFavicon(emoji))}">
+<link rel="icon" href="${escapeHtml(emojiFavicon(favicon))}">
 <style nonce="${nonce}">${themeCss(themeFor(null))}${DROP_PAGE_CSS}</style>
 </head>
 <body>
 <main class="card">
   <header class="head">
-    <div class="badge" aria-hidden="true">${emoji}</div>
+    <div class="badge" aria-hidden="true">${icon}</div>
     <h1>${title}</h1>
     <p class="desc">${text}</p>
   </header>

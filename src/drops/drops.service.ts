@@ -100,14 +100,23 @@ export class DropsService {
     return drop;
   }
 
-  /** Deletes the drop, its submissions (FK cascade) and then their stored files. */
+  /** Deletes the drop and its submissions in one transaction, then their stored files. */
   async delete(accountId: string, slug: string): Promise<Drop> {
     const drop = await this.get(accountId, slug);
-    const files: { storage_key: string; processed_key: string | null }[] = await this.drops.query(
-      'SELECT storage_key, processed_key FROM submissions WHERE drop_id = $1',
-      [drop.id],
-    );
-    await this.drops.delete({ id: drop.id });
+    // The drop row is locked first. Reading the keys before a separate DELETE missed every
+    // submission an intake committed in between (the intake's counter UPDATE holds the same row
+    // lock, so they queue up exactly then): the FK cascade removed those rows and their files
+    // stayed on disk for good. Now an intake still in flight waits for this transaction, then
+    // finds no drop (404) and removes its own file; everything committed before is returned here.
+    const files = await this.drops.manager.transaction(async (tx) => {
+      await tx.query('SELECT id FROM drops WHERE id = $1 FOR UPDATE', [drop.id]);
+      const [deleted]: [{ storage_key: string; processed_key: string | null }[], number] = await tx.query(
+        'DELETE FROM submissions WHERE drop_id = $1 RETURNING storage_key, processed_key',
+        [drop.id],
+      );
+      await tx.query('DELETE FROM drops WHERE id = $1', [drop.id]);
+      return deleted;
+    });
     const keys = files.flatMap((f) => [f.storage_key, f.processed_key]).filter((k): k is string => Boolean(k));
     if (keys.length > 0) {
       await this.storage.deleteMany(keys).catch((err: Error) => this.logger.error(`Drop ${drop.id}: stored files left behind: ${err.message}`));

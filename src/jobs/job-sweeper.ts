@@ -15,8 +15,9 @@ const ENQUEUE_GRACE_MS = 10_000;
 
 /**
  * Runs in every worker. Postgres is the truth about jobs, so the sweeper reconciles it with the
- * queue: an accepted job whose enqueue never happened (the API died in between) is enqueued; a job
- * the queue has lost or failed (Redis flushed, stalled too often) is failed and refunded.
+ * queue: an accepted job whose enqueue never happened (the API died in between) is enqueued, and so
+ * is one the queue has lost (Redis restarted empty or flushed); a job the queue has failed (stalled
+ * too often) or finished without its result reaching Postgres is failed and refunded.
  */
 @Injectable()
 export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -80,7 +81,15 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     const queues: Record<string, Queue> = { [QUEUES.image]: this.image, [QUEUES.video]: this.video, [QUEUES.audio]: this.audio };
     for (const job of rows) {
       const state = await queues[job.queue].getJobState(job.id);
-      if (state === 'unknown' || state === 'failed' || state === 'completed') {
+      if (state === 'unknown') {
+        // Redis lost it (restarted without persistence, flushed): Postgres still holds the accepted,
+        // paid job, so queue it again rather than failing it (fault test redis-outage). A running
+        // row is run again too: the runner accepts 'running', and its writes are keyed by job id.
+        await this.queue.add(job.queue, job.id);
+        this.logger.warn(`Job ${job.id} was ${job.state} in Postgres but unknown to the queue: enqueued again`);
+        continue;
+      }
+      if (state === 'failed' || state === 'completed') {
         // Completed in the queue but not in Postgres means the runner died after its last write.
         await this.runner.fail(job.id, 'processing_failed', 'The job was lost by its worker and could not be finished.');
         this.logger.warn(`Job ${job.id} was ${state} in the queue but ${job.state} in Postgres: failed and refunded`);

@@ -1,5 +1,6 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import type { Job as BullJob } from 'bullmq';
+import type { Job as BullJob, WorkerOptions } from 'bullmq';
+import { AppConfig } from '../config/config';
 import { QUEUES } from '../queue/queue.module';
 import type { MediaJobData } from './job-queue';
 import { JobRunner } from './job-runner';
@@ -9,8 +10,12 @@ import { JobRunner } from './job-runner';
  * 2-core machine: libvips threads internally, ffmpeg uses every core for one video.
  */
 abstract class MediaProcessor extends WorkerHost {
-  constructor(protected readonly runner: JobRunner) {
+  constructor(protected readonly runner: JobRunner, config: AppConfig, queue: string, options: Partial<WorkerOptions>) {
     super();
+    // Lock and stalled-check timings come from the config (WORKER_LOCK_DURATION_MS,
+    // WORKER_STALLED_INTERVAL_MS). @nestjs/bullmq builds the Worker from the class's @Processor
+    // metadata at module init, after DI has constructed this instance: re-declare it with them.
+    Processor(queue, { ...options, lockDuration: config.WORKER_LOCK_DURATION_MS, stalledInterval: config.WORKER_STALLED_INTERVAL_MS })(new.target);
   }
 
   process(job: BullJob<MediaJobData>): Promise<void> {
@@ -25,23 +30,29 @@ abstract class MediaProcessor extends WorkerHost {
   }
 }
 
-@Processor(QUEUES.image, { concurrency: 2, maxStalledCount: 2 })
+const IMAGE_WORKER: Partial<WorkerOptions> = { concurrency: 2, maxStalledCount: 2 };
+
+@Processor(QUEUES.image, IMAGE_WORKER)
 export class ImageProcessor extends MediaProcessor {
-  constructor(runner: JobRunner) {
-    super(runner);
+  constructor(runner: JobRunner, config: AppConfig) {
+    super(runner, config, QUEUES.image, IMAGE_WORKER);
   }
 }
 
-@Processor(QUEUES.video, { concurrency: 1, maxStalledCount: 2 })
+const VIDEO_WORKER: Partial<WorkerOptions> = { concurrency: 1, maxStalledCount: 2 };
+
+@Processor(QUEUES.video, VIDEO_WORKER)
 export class VideoProcessor extends MediaProcessor {
-  constructor(runner: JobRunner) {
-    super(runner);
+  constructor(runner: JobRunner, config: AppConfig) {
+    super(runner, config, QUEUES.video, VIDEO_WORKER);
   }
 }
 
-@Processor(QUEUES.audio, { concurrency: 2, maxStalledCount: 2 })
+const AUDIO_WORKER: Partial<WorkerOptions> = { concurrency: 2, maxStalledCount: 2 };
+
+@Processor(QUEUES.audio, AUDIO_WORKER)
 export class AudioProcessor extends MediaProcessor {
-  constructor(runner: JobRunner) {
-    super(runner);
+  constructor(runner: JobRunner, config: AppConfig) {
+    super(runner, config, QUEUES.audio, AUDIO_WORKER);
   }
 }

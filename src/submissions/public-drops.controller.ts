@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicDrop } from '../../generated/types';
 import { ApiError } from '../common/api-error';
+import { asMultipartError } from '../common/multipart-errors';
 import { Operation } from '../contract/operation.decorator';
 import { DropsService } from '../drops/drops.service';
 import type { Drop } from '../drops/drop.entity';
@@ -28,7 +29,8 @@ export class PublicDropsController {
   async submit(@Param('slug') slug: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     try {
       return { submission: toPublicSubmissionView(await this.intake.receive(slug, req)) };
-    } catch (err) {
+    } catch (caught) {
+      const err = asMultipartError(caught);
       // The rest of a refused upload is not worth receiving: close the connection after the answer.
       if (err instanceof ApiError) reply.header('connection', 'close');
       throw err;

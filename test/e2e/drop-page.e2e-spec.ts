@@ -195,6 +195,41 @@ describe('drop page /d/{slug} (browser)', () => {
     expect(await submissionsOf(slug)).toHaveLength(1);
   });
 
+  it('takes a file dropped on the zone, and is usable from the keyboard', async () => {
+    const slug = await createDrop({ name: 'Drag here', allowedKinds: 'image' });
+    await open(slug);
+    const zone = page.locator('#dropzone');
+    const file = await png(50, 50);
+    const dataTransfer = await page.evaluateHandle((bytes) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], 'dragged.png', { type: 'image/png' }));
+      return dt;
+    }, [...file]);
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    expect(await zone.getAttribute('class')).toContain('dragging');
+    await zone.dispatchEvent('drop', { dataTransfer });
+    expect(await zone.getAttribute('class')).not.toContain('dragging');
+    expect(await text('#file-name')).toBe('dragged.png');
+
+    // Tab reaches the file input inside the zone (which shows the focus ring), then the fields, then the button.
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('file');
+    expect(await zone.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('senderName');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('message');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('submit');
+    await page.keyboard.press('Enter');
+    await page.locator('#success').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('success-title');
+    const [sent] = await submissionsOf(slug);
+    expect(sent).toMatchObject({ fileName: 'dragged.png', fileSize: file.length, fileKind: 'image' });
+  });
+
   // ---- rules checked before sending ---------------------------------------------------------
 
   it('refuses a file of the wrong kind without sending it', async () => {
@@ -265,7 +300,7 @@ describe('drop page /d/{slug} (browser)', () => {
   });
 
   it('says up front that an expired drop has expired, and closes an open page at expiry', async () => {
-    const expiresAt = new Date(Date.now() + 2500);
+    const expiresAt = new Date(Date.now() + 3000);
     const slug = await createDrop({ name: 'Last call', expiresAt: expiresAt.toISOString() });
     await open(slug);
     expect(await page.locator('#closed-notice').isHidden()).toBe(true);
@@ -317,6 +352,18 @@ describe('drop page /d/{slug} (browser)', () => {
     expect(await page.locator('#submit').isEnabled()).toBe(true); // another file may be chosen
     expect(uploads).toHaveLength(1);
     expect(await submissionsOf(slug)).toEqual([]);
+  });
+
+  it('shows the server’s 413 when the limit was lowered while the page was open', async () => {
+    const slug = await createDrop({ name: 'Shrinking', maxFileSizeMB: 10 });
+    await open(slug);
+    await patchDrop(slug, { maxFileSizeMB: 1 });
+    await page.setInputFiles('#file', { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(3 * MB, 3) });
+    await page.click('#submit');
+    await page.locator('#status.error').waitFor();
+    expect(await text('#status')).toBe("This file is too large for this drop. The file exceeds this drop's limit of 1 MB. Choose a smaller file.");
+    expect(await submissionsOf(slug)).toEqual([]);
+    pageProblems = pageProblems.filter((p) => !/Failed to load resource/.test(p));
   });
 
   it('maps every intake error code to a clear message', async () => {
@@ -387,13 +434,15 @@ describe('drop page /d/{slug} (browser)', () => {
         description: 'Drop your logo files, product photos and mood boards here. We will get back to you within two days.',
         allowedKinds: 'image', maxFileSizeMB: 25, requireSenderEmail: true,
       },
-      { emoji: '🌷', accentColor: '#db2777' },
+      // ✿ rather than a colour emoji: this machine's Chromium has no emoji font, and the screenshot is committed.
+      { emoji: '✿', accentColor: '#db2777' },
     );
     await open(slug);
     await page.fill('#senderName', 'Marie Curie');
     await page.fill('#senderEmail', 'marie@example.com');
     await page.fill('#message', 'Here is the new hero shot, 3:2 as agreed.');
     await page.setInputFiles('#file', { name: 'hero-shot-final.png', mimeType: 'image/png', buffer: await png(640, 400) });
+    await page.locator('#message').blur();
     await mkdir(SCREENSHOTS, { recursive: true });
 
     const chosen = await page.screenshot({ fullPage: true });

@@ -124,6 +124,16 @@ describe('public intake', () => {
       expect(res.status).toBe(201);
       expect(res.body.submission).toMatchObject({ fileSize: size, fileKind: 'document' });
     });
+    it('accepts an empty file (it used to hang the request: nothing ever answered)', async () => {
+      const drop = await createDrop();
+      const res = await Promise.race([
+        submit(t, drop.slug, form({}, { data: '', name: 'empty.txt', type: 'text/plain' })),
+        new Promise<Answer>((resolve) => setTimeout(() => resolve({ status: -1, body: 'no answer within 5 s', ms: 5000 }), 5000)),
+      ]);
+      expect(res.status).toBe(201);
+      expect(res.body.submission).toMatchObject({ fileName: 'empty.txt', fileSize: 0, fileKind: 'document' });
+      expect(await ownerSnapshot(owner, drop.slug)).toMatchObject({ submissionCount: 1, totalBytes: 0 });
+    });
   });
 
   describe('refusals leave nothing behind', () => {
@@ -277,6 +287,17 @@ describe('public intake', () => {
       const drop = await createDrop();
       const res = await refused(drop.slug, () => send(t, drop.slug, { body: payload, headers: { 'content-type': type } }));
       expectError({ status: res.status! }, res.body, 415, 'unsupported_media_type');
+    });
+
+    it('a sender who goes away mid-upload leaves neither row nor file (nor temp file)', async () => {
+      const drop = await createDrop();
+      const { body, contentType } = streamedForm({ fileName: 'big.bin', size: 50 * MiB });
+      const abort = new AbortController();
+      setTimeout(() => abort.abort(), 300);
+      const res = await refused(drop.slug, () =>
+        send(t, drop.slug, { body: body as any, duplex: 'half', headers: { 'content-type': contentType }, signal: abort.signal }),
+      );
+      expect(res.status).toBeNull();
     });
 
     it('the app still serves requests after every refusal above', async () => {

@@ -1,17 +1,24 @@
-import { form, submit, tempStorageDir } from '../support/intake';
+import { form, submit, tempStorageDir, storedFiles } from '../support/intake';
 import { startTestApp, uniqueSlug } from '../support/test-app';
-it('probe', async () => {
+it('probe race', async () => {
   const dir = await tempStorageDir('probe');
   const t = await startTestApp({ STORAGE_DIR: dir, PUBLIC_RATE_LIMIT: '100000' });
   const owner = await t.newTenant();
-  const { data } = await owner.client.POST('/v1/drops', { body: { name: 'x', slug: uniqueSlug() } });
-  const slug = data!.drop.slug;
-  console.log(await submit(t, slug, form({}, { data: '', name: 'empty.txt' })));
-  console.log(await submit(t, slug, form({}, { data: 'abc', name: '' })));
-  console.log(await submit(t, slug, form({}, { data: 'abc', name: '...' })));
-  const fd = form({}, { data: 'abc', name: 'a.txt' }); fd.append('senderEmail', 'bad');
-  console.log(await submit(t, slug, fd));
-  const fd2 = form({}, { data: 'abc', name: 'a.txt' }); fd2.append('file', new Blob(['def']), 'b.txt');
-  console.log(await submit(t, slug, fd2));
+  let leaks = 0;
+  for (let round = 0; round < 10; round++) {
+    const slug = uniqueSlug();
+    await owner.client.POST('/v1/drops', { body: { name: 'x', slug } });
+    const data = Buffer.alloc(100_000, 1);
+    const uploads = Array.from({ length: 60 }, (_, i) => submit(t, slug, form({}, { data, name: `${i}.bin` })));
+    await Promise.race(uploads); await new Promise((r) => setTimeout(r, round * 3));
+    const del = await owner.client.DELETE('/v1/drops/{slug}', { params: { path: { slug } } });
+    const res = await Promise.all(uploads);
+    await new Promise((r) => setTimeout(r, 200));
+    const files = await storedFiles(dir);
+    console.log(round, del.response.status, JSON.stringify(res.reduce((a: any, r) => ((a[String(r.status)] = (a[String(r.status)] ?? 0) + 1), a), {})), res.filter(r=>r.status!==201&&r.status!==404).map(r=>JSON.stringify(r.body)).slice(0,2), 'files left', files.length);
+    leaks += files.length;
+    for (const f of files) (await import('node:fs/promises')).rm(`${dir}/${f}`);
+  }
   await t.close();
-}, 30000);
+  expect(leaks).toBe(0);
+}, 60000);

@@ -1,0 +1,192 @@
+'use strict';
+/** Shared helpers of the benchmarks: processes, ports, RSS sampling, autocannon, a tiny API client. */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS_DIR = path.join(__dirname, 'results');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function log(...args) {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${args.join(' ')}\n`);
+}
+
+/** A TCP port nobody listens on right now (loopback only). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every child started here, so that they all die at the end, even on failure. */
+const children = new Set();
+
+/** True once `url` answers below 500. */
+async function httpReady(url) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await res.arrayBuffer();
+    return res.status < 500;
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+/**
+ * Starts a process (output to bench/results/<name>.log) and waits until `readyUrl` answers
+ * (or `ready()` resolves true). Returns { pid, child, stop() }; stop() sends SIGTERM, then SIGKILL after 5 s.
+ */
+async function startProcess(name, cmd, args, { env = {}, readyUrl, ready, timeoutMs = 90_000, cwd = ROOT } = {}) {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const out = fs.openSync(path.join(RESULTS_DIR, `${name}.log`), 'w');
+  const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  children.add(child);
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+    children.delete(child);
+  });
+  const stop = () => stopChild(child);
+  const isReady = ready ?? (readyUrl ? () => httpReady(readyUrl) : null);
+  const deadline = Date.now() + timeoutMs;
+  while (isReady && !(await isReady())) {
+    if (exited) throw new Error(`${name} exited during startup (${JSON.stringify(exited)}): see bench/results/${name}.log`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} not ready after ${timeoutMs} ms: see bench/results/${name}.log`);
+    }
+    await sleep(200);
+  }
+  return { name, pid: child.pid, child, stop };
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function stopAll() {
+  await Promise.all([...children].map(stopChild));
+}
+
+/** Last resort on an abrupt exit: synchronous SIGKILL of whatever is left. */
+function killAllNow() {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** Runs a command to completion and returns its stdout (throws with stderr on a non-zero exit). */
+function run(cmd, args, { env = {}, cwd = ROOT } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.trim().slice(-2000)}`));
+    });
+  });
+}
+
+/** VmRSS of a process in bytes, from /proc/<pid>/status. */
+function rssBytes(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/** Samples a process's RSS every `everyMs`; stop() returns { baseline, peak, growth } in bytes. */
+function sampleRss(pid, everyMs = 100) {
+  const baseline = rssBytes(pid);
+  let peak = baseline;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {
+      // process gone: keep what we have
+    }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      try {
+        peak = Math.max(peak, rssBytes(pid));
+      } catch {
+        // gone
+      }
+      return { baseline, peak, growth: peak - baseline };
+    },
+  };
+}
+
+/** autocannon as a promise, reduced to the figures we report. */
+async function cannon(opts) {
+  const result = await autocannon({ method: 'GET', ...opts });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** A minimal JSON client of the service. */
+function apiClient(baseUrl, token) {
+  return async function api(method, url, body, headers = {}) {
+    const res = await fetch(baseUrl + url, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    const json = text ? JSON.parse(text) : undefined;
+    if (res.status >= 400) throw new Error(`${method} ${url} → ${res.status}: ${text.slice(0, 500)}`);
+    return json;
+  };
+}
+
+const MiB = 1024 * 1024;
+const fmt = {
+  n: (v, digits = 0) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a'),
+  ms: (v) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms` : 'n/a'),
+  pct: (v) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)} %` : 'n/a'),
+  mib: (v) => (Number.isFinite(v) ? `${(v / MiB).toFixed(1)} MiB` : 'n/a'),
+};
+
+module.exports = {
+  ROOT, RESULTS_DIR, MiB, sleep, log, freePort, startProcess, stopAll, killAllNow, run, rssBytes, sampleRss, cannon,
+  apiClient, fmt,
+};

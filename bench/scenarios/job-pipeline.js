@@ -1,0 +1,105 @@
+'use strict';
+/**
+ * 2. Job pipeline: N image-resize jobs end to end (submit → completed), a 2725×2225 JPEG fetched
+ * over HTTP from a fixture server on loopback → 720 px wide, vs sharp doing the same N resizes in
+ * this process at the image worker's concurrency (2).
+ */
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { randomUUID } = require('node:crypto');
+const sharp = require('sharp');
+const { log, sleep, fmt } = require('../lib');
+
+const WIDTH = 2725;
+const HEIGHT = 2225;
+const CONCURRENCY = 2; // src/jobs/media.processors.ts: IMAGE_WORKER
+
+/** A photo-like JPEG: smooth colour blobs (upscaled noise) with fine grain, ~1 MB like sharp's test photo. */
+async function makeFixture(file) {
+  const blobs = await sharp({ create: { width: 109, height: 89, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .resize(WIDTH, HEIGHT, { kernel: 'cubic' }).raw().toBuffer();
+  const grain = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: 'gaussian', mean: 0, sigma: 8 } } }).raw().toBuffer();
+  for (let i = 0; i < blobs.length; i++) blobs[i] = Math.max(0, Math.min(255, blobs[i] + grain[i] - 4));
+  await sharp(blobs, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 85 }).toFile(file);
+}
+
+function serveFile(file, port) {
+  const body = fs.readFileSync(file);
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': body.length }).end(body);
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+/** Runs `task(i)` for i in [0, n) with `concurrency` workers; returns the elapsed seconds. */
+async function pool(n, concurrency, task) {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < n) await task(next++);
+  }));
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function referenceRun(input, outDir, n) {
+  return pool(n, CONCURRENCY, (i) => sharp(input).resize({ width: 720, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(outDir, `ref-${i}.jpg`)));
+}
+
+/**
+ * Submits n jobs (4 at a time), then polls them in order until each is completed. Returns the
+ * elapsed seconds and the mean time a job ran in the worker (startedAt → finishedAt).
+ */
+async function serviceRun(api, url, n) {
+  const ids = new Array(n);
+  let ranMs = 0;
+  const started = process.hrtime.bigint();
+  await pool(n, 4, async (i) => {
+    const accepted = await api('POST', '/v1/jobs', { tool: 'image-resize', input: { url }, options: { width: 720 } }, { 'idempotency-key': randomUUID() });
+    ids[i] = accepted.id ?? accepted.job?.id;
+  });
+  for (const id of ids) {
+    for (;;) {
+      const { job } = await api('GET', `/v1/jobs/${id}`);
+      if (job.state === 'completed') {
+        if (job.result?.width !== 720) throw new Error(`job ${id} produced width ${job.result?.width}`);
+        ranMs += Date.parse(job.finishedAt) - Date.parse(job.startedAt);
+        break;
+      }
+      if (job.state === 'failed' || job.state === 'canceled') throw new Error(`job ${id} ${job.state}: ${JSON.stringify(job.error)}`);
+      await sleep(50);
+    }
+  }
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n };
+}
+
+module.exports = async function jobPipeline(ctx) {
+  const n = Number(process.env.BENCH_JOBS ?? (ctx.quick ? 10 : 48));
+  const input = path.join(ctx.tmpDir, 'photo-2725x2225.jpg');
+  const outDir = fs.mkdtempSync(path.join(ctx.tmpDir, 'ref-out-'));
+  await makeFixture(input);
+  log(`job-pipeline: fixture ${(fs.statSync(input).size / 1e6).toFixed(2)} MB, ${n} jobs at concurrency ${CONCURRENCY}`);
+  const server = await serveFile(input, ctx.fixturePort);
+  try {
+    const url = `http://127.0.0.1:${ctx.fixturePort}/photo.jpg`;
+    await referenceRun(input, outDir, 4); // warm-up
+    await serviceRun(ctx.api, url, 4);
+    const refSeconds = await referenceRun(input, outDir, n);
+    const { seconds: svcSeconds, meanRunMs } = await serviceRun(ctx.api, url, n);
+    const svc = n / svcSeconds;
+    const ref = n / refSeconds;
+    return {
+      name: `Job pipeline: image-resize 2725×2225 → 720 w (${n} jobs)`,
+      service: `${fmt.n(svc, 2)} jobs/s (${fmt.n(svcSeconds, 1)} s; a job runs ${fmt.ms(meanRunMs)} in the worker)`,
+      reference: `${fmt.n(ref, 2)} jobs/s (${fmt.n(refSeconds, 1)} s; sharp alone, ${fmt.ms((refSeconds * 1000 * CONCURRENCY) / n)} a resize)`,
+      ratio: `${fmt.pct(svc / ref)} of jobs/s`,
+      target: '≥ 70 %',
+      met: svc / ref >= 0.7,
+      raw: { jobs: n, serviceSeconds: svcSeconds, referenceSeconds: refSeconds, serviceMeanRunMs: meanRunMs },
+    };
+  } finally {
+    server.close();
+    server.closeAllConnections?.();
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,312 @@
+import { Webhook } from 'standardwebhooks';
+import { expectError } from '../support/expect-error';
+import { form, png, removeDir, submit, tempStorageDir } from '../support/intake';
+import { LOCK_WAIT_MS, lockMediaQueues } from '../support/jobs';
+import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { type ReceivedWebhook, startReceiver } from '../support/webhook-receiver';
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+type Delivery = {
+  id: string;
+  eventType: string;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: { attemptedAt: string; statusCode: number | null; error: string | null; durationMs: number }[];
+  nextAttemptAt: string | null;
+  createdAt: string;
+};
+
+/**
+ * Drop webhooks (spec part 6, PRODUCT.md §9): `submission.created` in the Standard Webhooks format,
+ * sent from the queue (never inside the upload), retried, logged and replayable. A real receiver
+ * on 127.0.0.1; retries 1 s apart (WEBHOOK_RETRY_DELAYS=1,1,1: at most 4 attempts).
+ */
+describe('drop webhooks', () => {
+  let t: TestApp;
+  let dir: string;
+  let image: Buffer;
+  let release: () => Promise<void>;
+  const receivers: Receiver[] = [];
+
+  beforeAll(async () => {
+    // Every live worker takes any queued delivery, with its own retry settings: take turns.
+    release = await lockMediaQueues();
+    dir = await tempStorageDir('webhooks');
+    t = await startTestApp({
+      STORAGE_DIR: dir,
+      WORKER_IN_PROCESS: 'true',
+      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      WEBHOOK_RETRY_DELAYS: '1,1,1',
+      PUBLIC_RATE_LIMIT: '100000',
+    });
+    image = await png();
+  }, LOCK_WAIT_MS);
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await t?.close();
+    await removeDir(dir);
+    await release?.();
+  });
+
+  async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
+    const r = await startReceiver(respond);
+    receivers.push(r);
+    return r;
+  }
+  async function dropWithWebhook(owner: Tenant, url: string | null): Promise<string> {
+    const slug = uniqueSlug();
+    const { response } = await owner.client.POST('/v1/drops', { body: { name: 'Hooked', slug, ...(url ? { webhookUrl: url } : {}) } });
+    expect(response.status).toBe(201);
+    return slug;
+  }
+  async function upload(slug: string, name = 'photo.png') {
+    const res = await submit(t, slug, form({ senderName: 'Grace', senderEmail: 'grace@example.com', message: 'hi' }, { data: image, name, type: 'image/png' }));
+    expect(res.status).toBe(201);
+    return res;
+  }
+  async function deliveries(owner: Tenant, query: { status?: Delivery['status']; limit?: number; cursor?: string } = {}) {
+    const { response, data } = await owner.client.GET('/v1/webhook-deliveries', { params: { query } });
+    expect(response.status).toBe(200);
+    return data as { deliveries: Delivery[]; nextCursor: string | null };
+  }
+  /** The account's only delivery, once it has left `pending` with at least `attempts` attempts. */
+  async function settled(owner: Tenant, attempts = 1, timeoutMs = 15_000): Promise<Delivery> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const list = (await deliveries(owner)).deliveries;
+      const d = list[0];
+      if (d && d.status !== 'pending' && d.attempts.length >= attempts) return d;
+      if (Date.now() > deadline) throw new Error(`delivery not settled: ${JSON.stringify(d)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const verify = (owner: Tenant, hook: ReceivedWebhook) =>
+    new Webhook(owner.account.webhookSecret).verify(hook.body, hook.headers as Record<string, string>) as { type: string; timestamp: string; data: any };
+
+  it('submission.created arrives signed in the Standard Webhooks format', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver();
+    const slug = await dropWithWebhook(owner, r.url);
+    const res = await upload(slug);
+    const [hook] = await r.waitFor(1);
+
+    expect(hook.headers['content-type']).toBe('application/json');
+    expect(hook.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9]{16}$/);
+    expect(hook.headers['webhook-timestamp']).toMatch(/^\d{10}$/);
+    expect(Math.abs(Number(hook.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    expect(hook.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
+
+    const event = verify(owner, hook);
+    expect(Object.keys(event).sort()).toEqual(['data', 'timestamp', 'type']);
+    expect(event.type).toBe('submission.created');
+    expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const id = res.body.submission.id;
+    const owned = await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } });
+    expect(event.data).toEqual({ drop: { slug, name: 'Hooked' }, submission: owned.data!.submission });
+    expect(event.data.submission).toMatchObject({ senderEmail: 'grace@example.com', fileMime: 'image/png', fileKind: 'image' });
+
+    // The signature covers the body, and only this account's secret verifies it.
+    expect(() => new Webhook(owner.account.webhookSecret).verify(hook.body.replace('Hooked', 'Hacked'), hook.headers as Record<string, string>)).toThrow();
+    expect(() => new Webhook(owner.account.webhookSecret).verify(hook.body, { ...(hook.headers as Record<string, string>), 'webhook-id': 'msg_other' })).toThrow();
+    const stranger = await t.newTenant();
+    expect(() => verify(stranger, hook)).toThrow();
+
+    const d = await settled(owner);
+    expect(d).toMatchObject({ eventType: 'submission.created', url: r.url, status: 'succeeded', nextAttemptAt: null });
+    expect(d.attempts).toEqual([{ attemptedAt: expect.any(String), statusCode: 204, error: null, durationMs: expect.any(Number) }]);
+  });
+
+  it('on the free plan too (job webhooks are pro/max; drop webhooks are not)', async () => {
+    const owner = await t.newTenant({ plan: 'free' });
+    const r = await receiver();
+    const slug = await dropWithWebhook(owner, r.url);
+    await upload(slug);
+    const [hook] = await r.waitFor(1);
+    expect(verify(owner, hook).type).toBe('submission.created');
+  });
+
+  it('the upload does not wait for the receiver (it answers after 3 s)', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver(() => ({ status: 200, delayMs: 3000 }));
+    const slug = await dropWithWebhook(owner, r.url);
+    const started = Date.now();
+    const res = await upload(slug);
+    const took = Date.now() - started;
+    expect(res.ms).toBeLessThan(1000);
+    expect(took).toBeLessThan(1000);
+    await r.waitFor(1);
+    const d = await settled(owner, 1, 10_000);
+    expect(d.status).toBe('succeeded');
+    expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(2900);
+  });
+
+  it('retries a failing receiver: 500, 500, then 200 is three attempts and succeeded', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));
+    const slug = await dropWithWebhook(owner, r.url);
+    await upload(slug);
+    const hooks = await r.waitFor(3);
+    expect(new Set(hooks.map((h) => h.headers['webhook-id'])).size).toBe(1);
+    for (const h of hooks) expect(verify(owner, h).type).toBe('submission.created'); // each attempt signed afresh
+    const d = await settled(owner, 3);
+    expect(d.status).toBe('succeeded');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+    expect(d.nextAttemptAt).toBeNull();
+    // About a second apart (WEBHOOK_RETRY_DELAYS=1,1,1).
+    const at = d.attempts.map((a) => Date.parse(a.attemptedAt));
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(900);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.received).toHaveLength(3);
+  });
+
+  it('a 410 stops the retries at once: one attempt, failed', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver(() => ({ status: 410 }));
+    const slug = await dropWithWebhook(owner, r.url);
+    await upload(slug);
+    await r.waitFor(1);
+    const d = await settled(owner);
+    expect(d.status).toBe('failed');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([410]);
+    expect(d.nextAttemptAt).toBeNull();
+    await new Promise((res) => setTimeout(res, 2500)); // longer than a retry delay
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('gives up after the last retry (1 + 3 attempts); a 3xx counts as a failure and is not followed', async () => {
+    const owner = await t.newTenant();
+    const target = await receiver(() => ({ status: 200 }));
+    const r = await receiver((n) => (n % 2 ? { status: 503 } : { status: 302, headers: { location: target.url } }));
+    const slug = await dropWithWebhook(owner, r.url);
+    await upload(slug);
+    await r.waitFor(4);
+    const d = await settled(owner, 4);
+    expect(d.status).toBe('failed');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([503, 302, 503, 302]);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.received).toHaveLength(4);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('an unreachable receiver is recorded as an error and retried', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver();
+    const url = r.url;
+    await r.close(); // nothing listens there any more
+    const slug = await dropWithWebhook(owner, url);
+    await upload(slug);
+    const d = await settled(owner, 4);
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toHaveLength(4);
+    for (const a of d.attempts) expect(a).toMatchObject({ statusCode: null, error: expect.any(String) });
+  });
+
+  it('replay: 202, and the same event arrives again with the same webhook-id', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver((n) => ({ status: n === 1 ? 410 : 200 }));
+    const slug = await dropWithWebhook(owner, r.url);
+    await upload(slug);
+    await r.waitFor(1);
+    const failed = await settled(owner);
+    expect(failed.status).toBe('failed');
+
+    const replay = await owner.client.POST('/v1/webhook-deliveries/{id}/replay', { params: { path: { id: failed.id } } });
+    expect(replay.response.status).toBe(202);
+    expect(replay.data!.delivery).toMatchObject({ id: failed.id, status: 'pending', eventType: 'submission.created' });
+    const hooks = await r.waitFor(2);
+    expect(hooks[1].headers['webhook-id']).toBe(hooks[0].headers['webhook-id']);
+    expect(hooks[1].body).toBe(hooks[0].body);
+    expect(verify(owner, hooks[1]).type).toBe('submission.created');
+    const d = await settled(owner, 2);
+    expect(d.status).toBe('succeeded');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([410, 200]);
+  });
+
+  it('replay: 404 for an unknown delivery and for another account\'s', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver();
+    await upload(await dropWithWebhook(owner, r.url));
+    const d = await settled(owner);
+    const stranger = await t.newTenant();
+    const theirs = await stranger.client.POST('/v1/webhook-deliveries/{id}/replay', { params: { path: { id: d.id } } });
+    expectError(theirs.response, theirs.error, 404, 'not_found');
+    const unknown = await owner.client.POST('/v1/webhook-deliveries/{id}/replay', { params: { path: { id: 'whd_0000000000000000' } } });
+    expectError(unknown.response, unknown.error, 404, 'not_found');
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('the delivery log: newest first, paged, filtered by status, per account', async () => {
+    const owner = await t.newTenant();
+    const ok = await receiver(() => ({ status: 200 }));
+    const gone = await receiver(() => ({ status: 410 }));
+    const okSlug = await dropWithWebhook(owner, ok.url);
+    const goneSlug = await dropWithWebhook(owner, gone.url);
+    await upload(okSlug, 'a.png');
+    await upload(goneSlug, 'b.png');
+    await upload(okSlug, 'c.png');
+    await ok.waitFor(2);
+    await gone.waitFor(1);
+    let all: Delivery[] = [];
+    for (let i = 0; i < 100; i++) {
+      all = (await deliveries(owner)).deliveries;
+      if (all.length === 3 && all.every((d) => d.status !== 'pending')) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(all.map((d) => d.url)).toEqual([ok.url, gone.url, ok.url]);
+    expect(all.map((d) => d.eventType)).toEqual(['submission.created', 'submission.created', 'submission.created']);
+    expect(all.map((d) => d.status)).toEqual(['succeeded', 'failed', 'succeeded']);
+
+    const page1 = await deliveries(owner, { limit: 2 });
+    expect(page1.deliveries.map((d) => d.id)).toEqual(all.slice(0, 2).map((d) => d.id));
+    const page2 = await deliveries(owner, { limit: 2, cursor: page1.nextCursor! });
+    expect(page2.deliveries.map((d) => d.id)).toEqual([all[2].id]);
+    expect(page2.nextCursor).toBeNull();
+
+    expect((await deliveries(owner, { status: 'failed' })).deliveries.map((d) => d.url)).toEqual([gone.url]);
+    expect((await deliveries(owner, { status: 'succeeded' })).deliveries).toHaveLength(2);
+    expect((await deliveries(owner, { status: 'pending' })).deliveries).toHaveLength(0);
+
+    const stranger = await t.newTenant();
+    expect((await deliveries(stranger)).deliveries).toEqual([]);
+
+    const bad = await fetch(`${t.baseUrl}/v1/webhook-deliveries?status=lost`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expectError(bad, await bad.json(), 400, 'validation_failed');
+  });
+
+  it('scopes: webhooks:read to list, webhooks:write to replay', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver();
+    await upload(await dropWithWebhook(owner, r.url));
+    const d = await settled(owner);
+
+    const noRead = await t.newKey(owner.account.id, { scopes: ['drops:read', 'drops:write', 'webhooks:write'] });
+    const list = await noRead.client.GET('/v1/webhook-deliveries');
+    expectError(list.response, list.error, 403, 'insufficient_scope');
+    expect(list.error!.error.message).toContain('webhooks:read');
+
+    const readOnly = await t.newKey(owner.account.id, { scopes: ['webhooks:read'] });
+    expect((await readOnly.client.GET('/v1/webhook-deliveries')).response.status).toBe(200);
+    const replay = await readOnly.client.POST('/v1/webhook-deliveries/{id}/replay', { params: { path: { id: d.id } } });
+    expectError(replay.response, replay.error, 403, 'insufficient_scope');
+    expect(replay.error!.error.message).toContain('webhooks:write');
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received).toHaveLength(1);
+
+    const anonymous = await t.client().GET('/v1/webhook-deliveries');
+    expectError(anonymous.response, anonymous.error, 401, 'unauthorized');
+  });
+
+  it('no webhookUrl, no delivery; a refused upload sends nothing', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver();
+    await upload(await dropWithWebhook(owner, null));
+    const imageOnly = uniqueSlug();
+    await owner.client.POST('/v1/drops', { body: { name: 'Images', slug: imageOnly, allowedKinds: 'image', webhookUrl: r.url } });
+    const refused = await submit(t, imageOnly, form({}, { data: 'text', name: 'x.png' }));
+    expect(refused.status).toBe(415);
+    await new Promise((res) => setTimeout(res, 500));
+    expect((await deliveries(owner)).deliveries).toEqual([]);
+    expect(r.received).toHaveLength(0);
+  });
+});

@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { makeJpeg, serveFiles } from '../support/media-fixtures';
+import { startPrivateRedis } from '../support/private-redis';
+import {
+  apiCall,
+  type ApiProcess,
+  createTenant,
+  faultDatabaseUrl,
+  type FaultTenant,
+  freshDatabase,
+  jobStates,
+  killAll,
+  ledgerProblems,
+  type ServiceProcess,
+  startApi,
+  startWorker,
+  waitUntil,
+} from '../support/processes';
+
+/**
+ * Fault 1 (issue 6): `kill -9` the worker in the middle of 200 image jobs, start a new one. BullMQ
+ * finds the dead worker's jobs by their expired locks (shortened here with WORKER_LOCK_DURATION_MS
+ * and WORKER_STALLED_INTERVAL_MS) and runs them again: every job completes, once charged.
+ */
+jest.setTimeout(240_000);
+
+const JOBS = 200;
+const CREDITS = 1000;
+
+describe('fault: worker killed with SIGKILL mid-queue', () => {
+  let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let files: Awaited<ReturnType<typeof serveFiles>>;
+  let storageDir: string;
+  let db: Client;
+  let api: ApiProcess;
+  let tenant: FaultTenant;
+  let env: Record<string, string>;
+  const workers: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    database = await freshDatabase(faultDatabaseUrl('worker_kill'));
+    redis = await startPrivateRedis();
+    files = await serveFiles({ 'photo.jpg': await makeJpeg(800, 600) });
+    storageDir = await mkdtemp(join(tmpdir(), 'dropline-faults-wk-'));
+    env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      STORAGE_DIR: storageDir,
+      SIGNING_SECRET: 'fault-tests-signing-secret',
+      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      WORKER_IN_PROCESS: 'false',
+      // A dead worker's job is picked up again ~4-6 s after the kill instead of ~30-60 s.
+      WORKER_LOCK_DURATION_MS: '4000',
+      WORKER_STALLED_INTERVAL_MS: '2000',
+    };
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    api = await startApi(env);
+    tenant = await createTenant(database.url, { credits: CREDITS });
+  });
+
+  afterAll(async () => {
+    await killAll();
+    await db?.end().catch(() => undefined);
+    await files?.close();
+    redis?.stop();
+    await database?.drop().catch(() => undefined);
+    if (storageDir) await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it('all 200 jobs complete after kill -9 and a new worker; none left running; none charged twice', async () => {
+    // The first worker starts while the jobs are being submitted.
+    const firstWorker = startWorker(env);
+    const ids: string[] = [];
+    for (let i = 0; i < JOBS; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          apiCall(api.baseUrl, tenant.token, 'POST', '/v1/jobs', { tool: 'image-resize', input: { url: files.url('photo.jpg') }, options: { width: 100 } }),
+        ),
+      );
+      for (const res of batch) {
+        expect(res.status).toBe(202);
+        ids.push(res.body.id);
+      }
+    }
+    workers.push(await firstWorker);
+
+    // Kill while it is busy: some jobs done, some running, most still waiting.
+    const atKill = await waitUntil(
+      'the worker to be mid-queue',
+      async () => {
+        const s = await jobStates(db, tenant.account.id);
+        return (s.completed ?? 0) >= 10 && (s.running ?? 0) >= 1 ? s : undefined;
+      },
+      90_000,
+      20,
+    );
+    const runningAtKill = (await db.query(`SELECT id FROM jobs WHERE account_id = $1 AND state = 'running'`, [tenant.account.id])).rows.map((r) => r.id);
+    const killed = await workers[0].stop('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    const afterKill = await jobStates(db, tenant.account.id);
+    console.log(`worker-kill: states at the kill ${JSON.stringify(atKill)}, after ${JSON.stringify(afterKill)}; running at the kill: ${runningAtKill.length}`);
+    expect(afterKill.completed ?? 0).toBeLessThan(JOBS);
+    expect(afterKill.running ?? 0).toBeGreaterThanOrEqual(1);
+
+    const started = Date.now();
+    workers.push(await startWorker(env));
+    const final = await waitUntil(
+      'every job to be final',
+      async () => {
+        const s = await jobStates(db, tenant.account.id);
+        return (s.queued ?? 0) + (s.running ?? 0) === 0 ? s : undefined;
+      },
+      150_000,
+      500,
+    );
+    console.log(`worker-kill: all final ${Math.round((Date.now() - started) / 1000)} s after the new worker started: ${JSON.stringify(final)}`);
+
+    expect(final).toEqual({ completed: JOBS });
+    const { rows } = await db.query(`SELECT id, state FROM jobs WHERE id = ANY($1)`, [runningAtKill]);
+    expect(rows.every((r) => r.state === 'completed')).toBe(true);
+    expect(await ledgerProblems(db, tenant.account.id, CREDITS)).toEqual([]);
+    const debits = await db.query(`SELECT count(*)::int AS n, COUNT(DISTINCT job_id)::int AS jobs FROM credit_ledger WHERE account_id = $1 AND reason = 'job_debit'`, [tenant.account.id]);
+    expect(debits.rows[0]).toEqual({ n: JOBS, jobs: JOBS });
+    const refunds = await db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'job_refund'`, [tenant.account.id]);
+    expect(refunds.rows[0].n).toBe(0);
+    const balance = await apiCall(api.baseUrl, tenant.token, 'GET', '/v1/account');
+    expect(balance.body.account.creditBalance).toBe(CREDITS - JOBS);
+
+    // Every job's output is really there: the API signs a download URL for each.
+    const sample = await apiCall(api.baseUrl, tenant.token, 'GET', `/v1/jobs/${runningAtKill[0]}`);
+    expect(sample.body.job.state).toBe('completed');
+    expect(sample.body.job.result.width).toBe(100);
+  });
+});

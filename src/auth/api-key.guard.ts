@@ -13,7 +13,7 @@ import { bearerToken } from './tokens';
 import './auth-context';
 
 /** Public operations limited per client IP rather than per key. */
-const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission']);
+const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage']);
 
 /**
  * First global guard. In the order of PRODUCT.md §2: 401 (unauthorized, invalid_key, revoked,

@@ -38,6 +38,8 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     WORKER_IN_PROCESS: 'false',
+    // Every suite sends from 127.0.0.1 and shares Redis: a per-IP limit would couple parallel suites.
+    PUBLIC_RATE_LIMIT: '10000',
     ...env,
   });
   const app = await createApp(config);

@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
@@ -25,6 +25,8 @@ const MULTIPART_OVERHEAD = 64 * 1024;
  */
 @Injectable()
 export class IntakeService {
+  private readonly logger = new Logger(IntakeService.name);
+
   constructor(
     @InjectRepository(Drop) private readonly drops: Repository<Drop>,
     @InjectDataSource() private readonly db: DataSource,
@@ -112,12 +114,21 @@ export class IntakeService {
       await this.storage.delete(storageKey);
       throw this.tooLarge(drop);
     }
+    let submission: Submission;
     try {
-      const submission = await this.insert(drop, fields, part.filename, sniffed, storageKey, size);
-      return await this.events.created(drop, submission);
+      submission = await this.insert(drop, fields, part.filename, sniffed, storageKey, size);
     } catch (err) {
       await this.storage.delete(storageKey);
       throw err;
+    }
+    // The row is committed: from here on the file is the submission's. A failure of what follows
+    // (recording the webhook, starting a conversion) used to delete the file under a live row,
+    // leaving a submission whose download 404s. The sender's file is kept and acknowledged.
+    try {
+      return await this.events.created(drop, submission);
+    } catch (err) {
+      this.logger.error(`Submission ${submission.id} stored, but its follow-up failed: ${(err as Error).message}`);
+      return submission;
     }
   }
 

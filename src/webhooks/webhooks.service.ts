@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import type { Repository } from 'typeorm';
@@ -14,9 +14,14 @@ export interface DeliverJob {
   deliveryId: string;
 }
 
+/** How long the request that caused an event waits for the queue to take the delivery. */
+const ENQUEUE_WAIT_MS = 2000;
+
 /** Records webhook events and hands them to the delivery queue; reads the delivery log. */
 @Injectable()
 export class WebhooksService {
+  private readonly logger = new Logger(WebhooksService.name);
+
   constructor(
     @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
     @InjectQueue(QUEUES.webhooks) private readonly queue: Queue<DeliverJob>,
@@ -38,7 +43,21 @@ export class WebhooksService {
       nextAttemptAt: new Date(),
     });
     await this.deliveries.insert(delivery);
-    await this.schedule(delivery.id, 0);
+    // With Redis down, queue.add() waited until Redis came back (BullMQ's connection retries for
+    // ever), so an upload to a drop with a webhook hung although its file was stored. Wait a
+    // bounded time only: the add stays in the connection's offline queue and is sent once Redis
+    // is back; the delivery row stays `pending` meanwhile.
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.schedule(delivery.id, 0),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`queue did not answer in ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS))),
+      ]);
+    } catch (err) {
+      this.logger.warn(`Webhook delivery ${delivery.id} (${type}) not queued yet: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
     return delivery;
   }
 

@@ -11,10 +11,6 @@ const NOT_YET_IMPLEMENTED = [
   '/v1/public/drops/{slug}',
   '/d/{slug}',
   '/v1/files/{key}',
-  '/v1/uploads',
-  '/v1/tools',
-  '/v1/jobs',
-  '/api/v1/jobs',
   '/v1/webhook-deliveries',
 ];
 
@@ -49,4 +45,120 @@ hooks.before('/v1/drops/{slug} > Delete a drop and all its submissions > 204', a
   } catch (err) {
     done(err);
   }
+});
+
+// ---- Jobs, tools and uploads: real inputs from a fixture server on 127.0.0.1 (ALLOW_PRIVATE_HOSTS
+// of the Dredd server); the in-process worker runs the jobs.
+const http = require('node:http');
+let fixtures;
+let fixtureOrigin;
+
+hooks.beforeAll(async (transactions, done) => {
+  try {
+    const png = await require('sharp')({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 140, b: 90 } } }).png().toBuffer();
+    fixtures = http.createServer((req, res) => {
+      if (req.url === '/image.png') {
+        res.setHeader('content-type', 'image/png');
+        res.setHeader('content-length', png.length);
+        res.end(png);
+      } else if (req.url === '/slow.mp4') {
+        // Holds the video worker (concurrency 1) for a few seconds, so the next video job stays queued.
+        setTimeout(() => {
+          res.statusCode = 404;
+          res.end();
+        }, 5000);
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    await new Promise((resolve) => fixtures.listen(0, '127.0.0.1', resolve));
+    fixtureOrigin = `http://127.0.0.1:${fixtures.address().port}`;
+    done();
+  } catch (err) {
+    done(err);
+  }
+});
+
+hooks.afterAll((transactions, done) => {
+  if (!fixtures) return done();
+  fixtures.closeAllConnections();
+  fixtures.close(() => done());
+});
+
+function usePath(transaction, path) {
+  transaction.fullPath = path;
+  transaction.request.uri = path;
+}
+
+async function waitForJob(id, test) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { job } = await api('GET', `/v1/jobs/${id}`);
+    if (test(job)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.state}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A job that is still queued when the cancel request arrives: it waits behind a slow video job. */
+async function queuedJob() {
+  await api('POST', '/v1/jobs', { tool: 'video-convert', input: { url: `${fixtureOrigin}/slow.mp4` } });
+  const { id } = await api('POST', '/v1/jobs', { tool: 'video-convert', input: { url: `${fixtureOrigin}/slow.mp4` } });
+  return id;
+}
+
+for (const prefix of ['/v1', '/api/v1']) {
+  // The contract's example input (http://127.0.0.1:3000/healthz) is not an image: submit the fixture's.
+  hooks.before(`${prefix}/jobs > Submit a job > 202 > application/json`, (transaction, done) => {
+    const body = JSON.parse(transaction.request.body);
+    body.input = { url: `${fixtureOrigin}/image.png` };
+    transaction.request.body = JSON.stringify(body);
+    // Dredd sends the optional Idempotency-Key header empty (minLength 1): give it a real key.
+    for (const name of Object.keys(transaction.request.headers)) {
+      if (name.toLowerCase() === 'idempotency-key') delete transaction.request.headers[name];
+    }
+    transaction.request.headers['Idempotency-Key'] = require('node:crypto').randomUUID();
+    done();
+  });
+
+  // A completed job, so the poll shows a full result with its signed downloadUrl.
+  hooks.before(`${prefix}/jobs/{id} > Poll a job > 200 > application/json`, async (transaction, done) => {
+    try {
+      const { id } = await api('POST', '/v1/jobs', { tool: 'image-resize', input: { url: `${fixtureOrigin}/image.png` }, options: { width: 32 } });
+      await waitForJob(id, (job) => job.state === 'completed');
+      usePath(transaction, `${prefix}/jobs/${id}`);
+      done();
+    } catch (err) {
+      done(err);
+    }
+  });
+
+  hooks.before(`${prefix}/jobs/{id}/cancel > Cancel a queued job > 200 > application/json`, async (transaction, done) => {
+    try {
+      usePath(transaction, `${prefix}/jobs/${await queuedJob()}/cancel`);
+      done();
+    } catch (err) {
+      done(err);
+    }
+  });
+}
+
+// The contract describes the multipart form but gives no body: send one file part.
+hooks.before('/v1/uploads > Upload a file to use as job input > 201 > application/json', (transaction, done) => {
+  const boundary = '----dredd-upload-boundary';
+  for (const name of Object.keys(transaction.request.headers)) {
+    if (name.toLowerCase() === 'content-type' || name.toLowerCase() === 'content-length') delete transaction.request.headers[name];
+  }
+  transaction.request.headers['Content-Type'] = `multipart/form-data; boundary=${boundary}`;
+  transaction.request.body = [
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="file"; filename="notes.txt"',
+    'Content-Type: text/plain',
+    '',
+    'A small text file uploaded by the Dredd hooks.',
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  done();
 });

@@ -1,7 +1,11 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
+import { QUEUES } from '../../src/queue/queue.module';
 import { expectError } from '../support/expect-error';
-import { form, png, removeDir, submit, tempStorageDir } from '../support/intake';
+import { type Answer, eventually, form, png, removeDir, submit, tempStorageDir } from '../support/intake';
 import { LOCK_WAIT_MS, lockMediaQueues } from '../support/jobs';
+import { startPrivateRedis } from '../support/private-redis';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { type ReceivedWebhook, startReceiver } from '../support/webhook-receiver';
 
@@ -309,4 +313,60 @@ describe('drop webhooks', () => {
     expect((await deliveries(owner)).deliveries).toEqual([]);
     expect(r.received).toHaveLength(0);
   });
+});
+
+/**
+ * Redis down: the upload must still be answered (its file is stored and its row committed) and the
+ * delivery queued once Redis is back. A private Redis the test can stop; no worker, so nothing
+ * else in the shared database is touched.
+ */
+describe('drop webhooks while Redis is down', () => {
+  let t: TestApp;
+  let dir: string;
+  let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
+
+  let quiet: jest.SpyInstance;
+
+  beforeAll(async () => {
+    // BullMQ prints every failed reconnect to the console while Redis is down.
+    quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    redis = await startPrivateRedis();
+    dir = await tempStorageDir('webhooks-redis');
+    t = await startTestApp({ STORAGE_DIR: dir, REDIS_URL: redis.url, WORKER_IN_PROCESS: 'false', PUBLIC_RATE_LIMIT: '100000' });
+  });
+  afterAll(async () => {
+    await t?.close().catch(() => undefined);
+    redis?.stop();
+    await removeDir(dir);
+    quiet.mockRestore();
+  });
+
+  it('the upload answers 201 within seconds, and the delivery is queued when Redis returns', async () => {
+    const owner = await t.newTenant();
+    const slug = uniqueSlug();
+    await owner.client.POST('/v1/drops', { body: { name: 'Hooked', slug, webhookUrl: 'http://127.0.0.1:9/hook' } });
+    const queue = t.app.get<Queue>(getQueueToken(QUEUES.webhooks));
+
+    redis.stop();
+    const res = await Promise.race([
+      submit(t, slug, form({}, { data: await png(), name: 'while-down.png' })),
+      new Promise<Answer>((resolve) => setTimeout(() => resolve({ status: -1, body: 'no answer within 8 s', ms: 8000 }), 8000)),
+    ]);
+    expect(res.status).toBe(201);
+    expect(res.ms).toBeLessThan(5000);
+    const id = res.body.submission.id;
+    const got = await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } });
+    expect(got.data!.submission.fileName).toBe('while-down.png');
+    const download = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id } } });
+    expect((await fetch(download.data!.url)).status).toBe(200); // the file was kept
+
+    await redis.start();
+    const [delivery] = (await owner.client.GET('/v1/webhook-deliveries')).data!.deliveries;
+    expect(delivery).toMatchObject({ status: 'pending', eventType: 'submission.created', attempts: [] });
+    const queued = await eventually(async () => {
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']).catch(() => []);
+      return jobs.find((j) => j.data.deliveryId === delivery.id);
+    }, 15_000, 200);
+    expect(queued?.name).toBe('deliver');
+  }, 40_000);
 });

@@ -159,6 +159,33 @@ async function cannon(opts) {
   };
 }
 
+/**
+ * Runs autocannon on each named target in turn, `rounds` times (A B A B…), so that a change of the
+ * machine's load hits both sides alike. Per target: req/s over all rounds, p50/p99 averaged over rounds.
+ */
+async function cannonRounds(targets, { rounds, duration, ...opts }) {
+  const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, target] of Object.entries(targets)) runs[name].push(await cannon({ ...opts, ...target, duration }));
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  return Object.fromEntries(Object.entries(runs).map(([name, rs]) => [name, {
+    rps: mean(rs.map((r) => r.rps)),
+    p50: mean(rs.map((r) => r.p50)),
+    p99: mean(rs.map((r) => r.p99)),
+    total: sum(rs.map((r) => r.total)),
+    non2xx: sum(rs.map((r) => r.non2xx)),
+    errors: sum(rs.map((r) => r.errors)),
+    rounds: rs,
+  }]));
+}
+
+/** Throws when a load run got error answers or socket errors: its figures would be meaningless. */
+function assertClean(label, result) {
+  if (result.non2xx || result.errors) throw new Error(`${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors/timeouts`);
+}
+
 /** A minimal JSON client of the service. */
 function apiClient(baseUrl, token) {
   return async function api(method, url, body, headers = {}) {
@@ -188,5 +215,5 @@ const fmt = {
 
 module.exports = {
   ROOT, RESULTS_DIR, MiB, sleep, log, freePort, startProcess, stopAll, killAllNow, run, rssBytes, sampleRss, cannon,
-  apiClient, fmt,
+  cannonRounds, assertClean, apiClient, fmt,
 };

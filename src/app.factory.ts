@@ -13,6 +13,8 @@ import { Contract } from './contract/contract';
 
 const frameworkLogger = new Logger('Http');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+/** On SIGTERM, how long requests in flight may take to finish before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 20_000;
 
 /** Builds the HTTP app (not listening). main.ts and the e2e tests both use it. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
@@ -26,7 +28,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
-    forceCloseConnections: true,
+    // Only idle keep-alive connections are cut on close: requests in flight (a slow upload) finish
+    // first, within SHUTDOWN_GRACE_MS (see the preClose hook). `true` reset them (fault test
+    // graceful-shutdown).
+    forceCloseConnections: 'idle',
     // Malformed URLs are answered by Fastify's router before Nest sees them.
     frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => sendError(reply, err, request, frameworkLogger),
   });
@@ -39,8 +44,17 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     limits: { files: 1, fields: 20, fieldSize: 16 * 1024, parts: 30, fileSize: PLAN_LIMITS.max.maxFileSizeMB * MB + 1 },
   });
   const fastify = app.getHttpAdapter().getInstance();
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+    // The drain has a deadline: whatever is still open then (a stalled client) is cut.
+    setTimeout(() => fastify.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+  });
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // While closing, a keep-alive connection ends with its response instead of idling until its
+    // keep-alive timeout and holding the shutdown up.
+    if (closing) reply.header('connection', 'close');
     // JSON is UTF-8 by definition (RFC 8259); the contract and Dredd expect the bare media type.
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
   });

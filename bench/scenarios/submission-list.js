@@ -4,9 +4,10 @@
  * 100 000 submissions vs one with 100. Rows are inserted directly with SQL; the counters set.
  */
 const { Client } = require('pg');
-const { cannon, log, fmt } = require('../lib');
+const { assertClean, cannon, cannonRounds, log, fmt } = require('../lib');
 
 const CONNECTIONS = 10;
+const ROUNDS = 2; // 2 × 3 s per drop, alternated
 
 /** `count` rows, one second apart, ids `sub_<tag><n>`. */
 async function seed(client, slug, count, tag) {
@@ -45,14 +46,13 @@ module.exports = async function submissionList(ctx) {
     await client.end();
   }
 
-  const target = (d) => ({ url: `${ctx.baseUrl}/v1/drops/${d.slug}/submissions`, headers: { authorization: `Bearer ${ctx.token}` }, connections: CONNECTIONS });
-  for (const d of Object.values(drops)) await cannon({ ...target(d), duration: ctx.seconds(1) });
-  const duration = ctx.seconds(5);
-  const small = await cannon({ ...target(drops.small), duration });
-  const big = await cannon({ ...target(drops.big), duration });
-  for (const [name, r] of [['100', small], ['100 000', big]]) {
-    if (r.non2xx || r.errors) throw new Error(`submission-list ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  }
+  const target = (d) => ({ url: `${ctx.baseUrl}/v1/drops/${d.slug}/submissions`, headers: { authorization: `Bearer ${ctx.token}` } });
+  const duration = ctx.seconds(3);
+  log(`submission-list: 1 s warm-up each, then ${ROUNDS} × ${duration} s each, alternated, ${CONNECTIONS} connections`);
+  for (const d of Object.values(drops)) await cannon({ ...target(d), connections: CONNECTIONS, duration: ctx.seconds(1) });
+  const { small, big } = await cannonRounds({ small: target(drops.small), big: target(drops.big) }, { rounds: ROUNDS, duration, connections: CONNECTIONS });
+  assertClean('submission-list 100', small);
+  assertClean('submission-list 100 000', big);
   const ratio = big.p50 / small.p50;
   return {
     name: 'Submission list: 100 000 vs 100 submissions (10 conn.)',

@@ -11,7 +11,7 @@ const { Readable, pipeline } = require('node:stream');
 const { freePort, log, sampleRss, startProcess, fmt, MiB } = require('../lib');
 
 const CHUNK = randomBytes(MiB); // incompressible, sniffed as a document ("any" drop)
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 /** The multipart body: preamble, `size` bytes yielded chunk by chunk (never one buffer), epilogue. */
 function multipart(size) {
@@ -20,20 +20,25 @@ function multipart(size) {
     `--${boundary}\r\nContent-Disposition: form-data; name="senderName"\r\n\r\nBench\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
   async function* body() {
     yield head;
     for (let sent = 0; sent < size; sent += CHUNK.length) yield sent + CHUNK.length <= size ? CHUNK : CHUNK.subarray(0, size - sent);
-    yield tail;
+    yield epilogue;
   }
-  return { boundary, length: head.length + size + tail.length, body };
+  return { boundary, length: head.length + size + epilogue.length, body };
 }
 
-/** POSTs the body; resolves with { seconds, status, json } once the answer is in. */
+/**
+ * POSTs the body; resolves once the answer is in with { seconds, tailSeconds, status, json }:
+ * tailSeconds is the wait between the last byte sent and the answer (fsync, database).
+ */
 function upload(url, size) {
   const { boundary, length, body } = multipart(size);
+  const since = (t) => Number(process.hrtime.bigint() - t) / 1e9;
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
+    let sentAt;
     const req = http.request(url, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
@@ -41,10 +46,13 @@ function upload(url, size) {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, status: res.statusCode, json: text ? JSON.parse(text) : undefined, length }));
+      res.on('end', () => {
+        const seconds = since(started);
+        resolve({ seconds, tailSeconds: sentAt === undefined ? 0 : since(sentAt), status: res.statusCode, json: text ? JSON.parse(text) : undefined, length });
+      });
     });
     req.on('error', reject);
-    pipeline(Readable.from(body()), req, (err) => err && reject(err));
+    pipeline(Readable.from(body()), req, (err) => (err ? reject(err) : (sentAt = process.hrtime.bigint())));
   });
 }
 
@@ -53,7 +61,7 @@ async function measured(url, pid, size) {
   const res = await upload(url, size);
   const mem = rss.stop();
   if (res.status !== 201) throw new Error(`upload to ${url} answered ${res.status}: ${JSON.stringify(res.json)}`);
-  return { mbps: res.length / 1e6 / res.seconds, seconds: res.seconds, rssGrowth: mem.growth, json: res.json };
+  return { mbps: res.length / 1e6 / res.seconds, seconds: res.seconds, tailSeconds: res.tailSeconds, rssGrowth: mem.growth, json: res.json };
 }
 
 module.exports = async function uploads(ctx) {
@@ -82,14 +90,15 @@ module.exports = async function uploads(ctx) {
       best[side] = {
         mbps: Math.max(...runs[side].map((r) => r.mbps)),
         rssGrowth: Math.max(...runs[side].map((r) => r.rssGrowth)),
+        tail: Math.min(...runs[side].map((r) => r.tailSeconds)),
       };
     }
     const ratio = best.svc.mbps / best.ref.mbps;
     const rssOk = best.svc.rssGrowth < 64 * MiB;
     return {
       name: `Uploads: ${size / MiB} MiB via public intake (best of ${ROUNDS})`,
-      service: `${fmt.n(best.svc.mbps)} MB/s · RSS +${fmt.mib(best.svc.rssGrowth)}`,
-      reference: `${fmt.n(best.ref.mbps)} MB/s · RSS +${fmt.mib(best.ref.rssGrowth)} (node http → fs)`,
+      service: `${fmt.n(best.svc.mbps)} MB/s · RSS +${fmt.mib(best.svc.rssGrowth)} · answer ${fmt.n(best.svc.tail, 2)} s after the last byte`,
+      reference: `${fmt.n(best.ref.mbps)} MB/s · RSS +${fmt.mib(best.ref.rssGrowth)} · ${fmt.n(best.ref.tail, 2)} s (node http → fs)`,
       ratio: `${fmt.pct(ratio)} of MB/s`,
       target: '≥ 70 %, RSS < +64 MiB',
       met: ratio >= 0.7 && rssOk,

@@ -134,7 +134,7 @@ export class JobRunner {
     const account = await this.accounts.findOneByOrFail({ id: job.accountId });
     const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
     await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
-    return { path, name: sanitizeFileName(decodeURIComponent(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
+    return { path, name: sanitizeFileName(safeDecode(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
   }
 
   /** ffmpeg reports often; the row is written at most every 2 percentage points or second. */
@@ -161,6 +161,15 @@ function toFailure(err: unknown): { code: string; message: string } | undefined 
     if (/\b4\d\d\b/.test(err.message)) return { code: 'input_fetch_failed', message: err.message }; // a 4xx will not heal
   }
   return undefined;
+}
+
+/** decodeURIComponent, except that a malformed escape (`%zz`, valid in a URL) keeps the raw text instead of throwing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The job error of a transient FetchError once no retry is left (its message is safe to show). */

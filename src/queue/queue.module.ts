@@ -18,6 +18,7 @@ export const QUEUES = {
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
+        prefix: queuePrefix(config.DATABASE_URL),
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),
@@ -26,3 +27,12 @@ export const QUEUES = {
   exports: [BullModule],
 })
 export class QueueModule {}
+
+/**
+ * Queues are named after the database they serve: jobs live in Postgres, so two deployments (or
+ * test runs) sharing one Redis with different databases must never consume each other's jobs.
+ */
+export function queuePrefix(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, '')) || 'postgres';
+  return `bull:${name}`;
+}

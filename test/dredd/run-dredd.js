@@ -47,6 +47,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     STORAGE_DIR: join(root, 'tmp', 'dredd-files'),
     ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    SIGNING_SECRET: 'dredd-signing-secret-0123456789',
   };
   const server = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   try {
@@ -57,7 +58,7 @@ async function main() {
     const code = await new Promise((resolve) => {
       const dredd = spawn(
         join(root, 'node_modules', '.bin', 'dredd'),
-        ['openapi.yaml', baseUrl, '--hookfiles', 'test/dredd/hooks.js', '--loglevel', 'warning', '--reporter', 'cli'],
+        ['openapi.yaml', baseUrl, '--hookfiles', 'test/dredd/hooks*.js', '--loglevel', 'warning', '--reporter', 'cli'],
         { cwd: root, env: { ...env, DREDD_TOKEN: key.token, DREDD_BASE_URL: baseUrl }, stdio: 'inherit' },
       );
       dredd.on('exit', (c) => resolve(c ?? 1));

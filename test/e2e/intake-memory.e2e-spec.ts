@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import { LocalStorageDriver } from '../../src/storage/local-storage.driver';
 import { STORAGE } from '../../src/storage/storage.driver';
-import { MiB, removeDir, send, streamedForm, tempStorageDir } from '../support/intake';
+import { MiB, removeDir, sendStream, storedFiles, streamedForm, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 
 const UPLOAD_BYTES = 200 * MiB;
@@ -10,8 +10,8 @@ const MAX_GROWTH = 64 * MiB;
 
 /**
  * The intake streams a file to storage without holding it in memory. The app runs in this
- * process, so this process's RSS is the server's (plus the client's: the request body is
- * generated on the fly, never buffered here either). global.gc is unavailable, so the peak
+ * process, so this process's RSS is the server's plus the client's: the request body is
+ * generated on the fly and written with node:http (see sendStream), never buffered here either. global.gc is unavailable, so the peak
  * during a 200 MiB upload is compared with the RSS just before it, after a warm-up upload.
  */
 describe('public intake memory', () => {
@@ -35,7 +35,7 @@ describe('public intake memory', () => {
 
   const upload = (size: number, fileName: string) => {
     const { body, contentType } = streamedForm({ fields: { senderName: 'Big' }, fileName, size });
-    return send(t, slug, { body: body as any, duplex: 'half', headers: { 'content-type': contentType } });
+    return sendStream(t, slug, body, contentType);
   };
 
   it(`streams a ${UPLOAD_BYTES / MiB} MiB upload with RSS growth under ${MAX_GROWTH / MiB} MiB, storing every byte`, async () => {
@@ -68,4 +68,21 @@ describe('public intake memory', () => {
     const storage = t.app.get<LocalStorageDriver>(STORAGE);
     expect((await stat(storage.pathOf(key))).size).toBe(UPLOAD_BYTES);
   }, 180_000);
+
+  it('a 200 MiB upload to a 5 MB drop is cut off early: 413, the sender stops, nothing is kept', async () => {
+    const small = uniqueSlug('mem-small');
+    await owner.client.POST('/v1/drops', { body: { name: 'Small files', slug: small, maxFileSizeMB: 5 } });
+    const filesBefore = await storedFiles(dir);
+    const { body, contentType, produced } = streamedForm({ fileName: 'too-big.bin', size: UPLOAD_BYTES });
+    const res = await sendStream(t, small, body, contentType);
+    await new Promise((r) => setTimeout(r, 200));
+    body.destroy();
+    console.log(`413 after the client produced ${(produced() / MiB).toFixed(1)} MiB of ${UPLOAD_BYTES / MiB} MiB`);
+    if (res.status !== null) expect(res.body).toEqual({ error: { code: 'file_too_large', message: expect.any(String) } });
+    expect(res.status === 413 || res.status === null).toBe(true);
+    expect(produced()).toBeLessThan(UPLOAD_BYTES / 4);
+    const drop = (await owner.client.GET('/v1/drops/{slug}', { params: { path: { slug: small } } })).data!.drop;
+    expect(drop).toMatchObject({ submissionCount: 0, totalBytes: 0 });
+    expect(await storedFiles(dir)).toEqual(filesBefore);
+  }, 60_000);
 });

@@ -186,6 +186,13 @@ describe('media safety end to end', () => {
     expect(await creditBalance(free.client)).toBe(before);
   });
 
+  it('an input URL whose file name has a malformed %-escape is processed, not retried to processing_failed', async () => {
+    served['photo%zz.jpg'] = served['photo.jpg'];
+    const [job] = await submitAll([['image-resize', 'photo%zz.jpg', { width: 64 }]]);
+    expect(job).toMatchObject({ state: 'completed', result: { width: 64, height: 48 } });
+    expect(decodeURIComponent(new URL(job.result!.downloadUrl).search)).toContain('photo%zz.jpg');
+  });
+
   it('the worker keeps working: normal jobs submitted afterwards complete', async () => {
     const [image, video] = await submitAll([
       ['image-resize', 'photo.jpg', { width: 320 }],

@@ -327,6 +327,23 @@ describe('submissions (owner API)', () => {
       expect(await fileExists(await storageKeyOf(kept))).toBe(true);
     });
 
+    it('while files are still arriving: every accepted file is deleted, every late one refused; none left on disk', async () => {
+      // Before the fix the keys were read before a separate DELETE: submissions committed in
+      // between were cascaded away and their files stayed on disk (dozens per round).
+      const data = Buffer.alloc(100_000, 1);
+      for (let round = 0; round < 3; round++) {
+        const slug = await newDrop();
+        const filesBefore = await storedFiles(dir);
+        const uploads = Array.from({ length: 40 }, (_, i) => submit(t, slug, form({}, { data, name: `${i}.bin` })));
+        await Promise.race(uploads); // some are in, the rest in flight
+        const del = await owner.client.DELETE('/v1/drops/{slug}', { params: { path: { slug } } });
+        expect(del.response.status).toBe(204);
+        const answers = await Promise.all(uploads);
+        for (const a of answers) expect([201, 404]).toContain(a.status);
+        expect(await storedFiles(dir)).toEqual(filesBefore);
+      }
+    });
+
     it("404 for another account's drop, whose files stay", async () => {
       const slug = await newDrop();
       const id = await upload(slug, 'stay', 'stay.txt');

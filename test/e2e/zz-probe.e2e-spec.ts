@@ -1,23 +1,21 @@
-import { createServer, request } from 'node:http';
-import { pipeline } from 'node:stream/promises';
-import { MiB, streamedForm } from '../support/intake';
-const fmt = (m: NodeJS.MemoryUsage) => Object.entries(m).map(([k, v]) => `${k}=${(v / MiB).toFixed(0)}`).join(' ');
-it('probe client only', async () => {
-  const server = createServer((req, res) => { req.resume(); req.on('end', () => res.end('ok')); });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as any).port;
-  for (const size of [8 * MiB, 200 * MiB]) {
-    const { body, contentType } = streamedForm({ fileName: 'x', size });
-    const before = process.memoryUsage();
-    let peak = before; 
-    const s = setInterval(() => { const m = process.memoryUsage(); if (m.rss > peak.rss) peak = m; }, 20);
-    await new Promise<void>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': contentType } }, (res) => { res.resume(); res.on('end', resolve); });
-      req.on('error', reject);
-      pipeline(body, req).catch(reject);
-    });
-    clearInterval(s);
-    console.log(size / MiB, 'before', fmt(before), '\npeak', fmt(peak));
-  }
-  server.close();
-}, 60000);
+import { form, png, submit, tempStorageDir } from '../support/intake';
+import { LOCK_WAIT_MS, lockMediaQueues } from '../support/jobs';
+import { startTestApp, uniqueSlug } from '../support/test-app';
+import { startReceiver } from '../support/webhook-receiver';
+it('probe replay while pending', async () => {
+  const release = await lockMediaQueues();
+  const r = await startReceiver((n) => ({ status: 500, delayMs: 300 }));
+  const dir = await tempStorageDir('probe');
+  const t = await startTestApp({ STORAGE_DIR: dir, WORKER_IN_PROCESS: 'true', ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '1,1,1' });
+  const owner = await t.newTenant();
+  const slug = uniqueSlug();
+  await owner.client.POST('/v1/drops', { body: { name: 'x', slug, webhookUrl: r.url } });
+  await submit(t, slug, form({}, { data: await png(), name: 'a.png' }));
+  await r.waitFor(1);
+  const d = (await owner.client.GET('/v1/webhook-deliveries')).data!.deliveries[0];
+  for (let i = 0; i < 3; i++) console.log('replay', (await owner.client.POST('/v1/webhook-deliveries/{id}/replay', { params: { path: { id: d.id } } })).response.status);
+  await new Promise((res) => setTimeout(res, 9000));
+  const after = (await owner.client.GET('/v1/webhook-deliveries')).data!.deliveries[0];
+  console.log('receiver got', r.received.length, 'recorded', after.attempts.length, after.status);
+  await t.close(); await r.close(); await release();
+}, LOCK_WAIT_MS);

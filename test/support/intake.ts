@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import type { Tenant, TestApp } from './test-app';
 
@@ -77,6 +79,35 @@ export async function send(t: TestApp, slug: string, init: RequestInit & { duple
   }
 }
 
+/**
+ * POSTs a stream with node:http, which writes each chunk to the socket as it is (undici's fetch
+ * copies every chunk of a stream body into a new buffer, which inflates this process's RSS by
+ * about the size of the upload, hiding what the server itself holds).
+ */
+export function sendStream(t: TestApp, slug: string, body: Readable, contentType: string): Promise<Answer> {
+  const started = Date.now();
+  const url = new URL(`${t.baseUrl}/v1/public/drops/${slug}/submissions`);
+  return new Promise<Answer>((resolve) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': contentType } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: any = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? null, body: parsed, ms: Date.now() - started });
+      });
+      res.on('error', (error) => resolve({ status: null, body: undefined, error, ms: Date.now() - started }));
+    });
+    req.on('error', (error) => resolve({ status: null, body: undefined, error, ms: Date.now() - started }));
+    pipeline(body, req).catch(() => undefined); // a refused upload ends in 'error' above or an answer
+  });
+}
+
 export function submit(t: TestApp, slug: string, fd: FormData): Promise<Answer> {
   return send(t, slug, { body: fd });
 }
@@ -92,7 +123,7 @@ export function streamedForm(opts: {
   size: number;
   head?: Buffer;
   chunkSize?: number;
-}): { body: Readable; contentType: string; totalBytes: number } {
+}): { body: Readable; contentType: string; totalBytes: number; produced: () => number } {
   const boundary = `----dropline${randomBytes(8).toString('hex')}`;
   let preamble = '';
   for (const [k, v] of Object.entries(opts.fields ?? {})) {
@@ -104,9 +135,9 @@ export function streamedForm(opts: {
   const head = opts.head ?? Buffer.alloc(0);
   const block = randomBytes(opts.chunkSize ?? 64 * 1024);
   const size = opts.size;
+  let sent = 0;
   async function* generate(): AsyncGenerator<Buffer> {
     yield Buffer.from(preamble);
-    let sent = 0;
     if (head.length > 0) {
       yield head.subarray(0, Math.min(head.length, size));
       sent = Math.min(head.length, size);
@@ -122,6 +153,8 @@ export function streamedForm(opts: {
     body: Readable.from(generate(), { objectMode: false }),
     contentType: `multipart/form-data; boundary=${boundary}`,
     totalBytes: Buffer.byteLength(preamble) + size + Buffer.byteLength(trailer),
+    /** File bytes handed to the request so far (the reader pulled them). */
+    produced: () => sent,
   };
 }
 

@@ -122,6 +122,12 @@ function rssBytes(pid) {
   return m ? Number(m[1]) * 1024 : NaN;
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (100 ticks/s). */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Samples a process's RSS every `everyMs`; stop() returns { baseline, peak, growth } in bytes. */
 function sampleRss(pid, everyMs = 100) {
   const baseline = rssBytes(pid);
@@ -161,12 +167,17 @@ async function cannon(opts) {
 
 /**
  * Runs autocannon on each named target in turn, `rounds` times (A B A B…), so that a change of the
- * machine's load hits both sides alike. Per target: req/s over all rounds, p50/p99 averaged over rounds.
+ * machine's load hits both sides alike. Per target: req/s, p50, p99 averaged over the rounds, and,
+ * when the target names the server's `pid`, the server's CPU time per request.
  */
 async function cannonRounds(targets, { rounds, duration, ...opts }) {
   const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, target] of Object.entries(targets)) runs[name].push(await cannon({ ...opts, ...target, duration }));
+    for (const [name, { pid, ...target }] of Object.entries(targets)) {
+      const cpuBefore = pid ? cpuMs(pid) : NaN;
+      const result = await cannon({ ...opts, ...target, duration });
+      runs[name].push({ ...result, cpuMsPerRequest: pid ? (cpuMs(pid) - cpuBefore) / result.total : NaN });
+    }
   }
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -177,6 +188,7 @@ async function cannonRounds(targets, { rounds, duration, ...opts }) {
     total: sum(rs.map((r) => r.total)),
     non2xx: sum(rs.map((r) => r.non2xx)),
     errors: sum(rs.map((r) => r.errors)),
+    cpuMsPerRequest: mean(rs.map((r) => r.cpuMsPerRequest)),
     rounds: rs,
   }]));
 }
@@ -214,6 +226,6 @@ const fmt = {
 };
 
 module.exports = {
-  ROOT, RESULTS_DIR, MiB, sleep, log, freePort, startProcess, stopAll, killAllNow, run, rssBytes, sampleRss, cannon,
+  ROOT, RESULTS_DIR, MiB, sleep, log, freePort, startProcess, stopAll, killAllNow, run, rssBytes, cpuMs, sampleRss, cannon,
   cannonRounds, assertClean, apiClient, fmt,
 };

@@ -3,7 +3,7 @@
  * `npm run bench`: starts Dropline (own database, private Redis, temp storage), runs each benchmark
  * beside its reference, prints a markdown table and writes it to bench/results/latest.md.
  *
- *   npm run bench                        all four, full size (~4 min)
+ *   npm run bench                        all four, full size (~1.5 min)
  *   npm run bench -- --quick             short runs, small upload (smoke test)
  *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
@@ -28,6 +28,8 @@ const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DATABASE}`;
 const SCOPES = 'drops:read,drops:write,image:write,video:write,audio:write,uploads:write,webhooks:read,webhooks:write';
 const TS = ['-r', '@swc-node/register'];
 
+/** What the signal handlers must clean up. */
+const state = { tmpDir: null };
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
 const only = (args.find((a) => a.startsWith('--only=')) ?? '').slice('--only='.length).split(',').filter(Boolean);
@@ -78,7 +80,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}: use ${Object.keys(SCENARIOS).join(', ')}`);
 
   const facts = machineFacts();
-  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropline-bench-'));
+  const tmpDir = (state.tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropline-bench-')));
   const rows = [];
   const started = Date.now();
   try {
@@ -117,7 +119,10 @@ async function main() {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     log(`${signal}: stopping the servers`);
-    stopAll().finally(() => process.exit(130));
+    stopAll().finally(() => {
+      if (state.tmpDir) fs.rmSync(state.tmpDir, { recursive: true, force: true });
+      process.exit(130);
+    });
   });
 }
 process.on('exit', killAllNow);

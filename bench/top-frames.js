@@ -1,13 +1,17 @@
 'use strict';
 /**
  * The top frames of a V8 CPU profile (from `npm run bench -- --profile`), by self time, and the
- * self time per package / source folder.
- *   node bench/top-frames.js bench/results/profiles/CPU.….cpuprofile [count]
+ * self time per package / source folder. --from/--to keep only the samples in that window (seconds
+ * since the profile began), e.g. to leave out the start-up.
+ *   node bench/top-frames.js bench/results/profiles/CPU.….cpuprofile [count] [--from=8] [--to=20]
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const [file, count = '25'] = process.argv.slice(2);
+const opts = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')));
+const [file, count = '25'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const fromUs = Number(opts.from ?? 0) * 1e6;
+const toUs = Number(opts.to ?? Infinity) * 1e6;
 if (!file) {
   console.error('usage: node bench/top-frames.js <file.cpuprofile> [count]');
   process.exit(2);
@@ -15,7 +19,11 @@ if (!file) {
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map(profile.nodes.map((n) => [n.id, 0]));
-for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], self.get(profile.samples[i]) + (profile.timeDeltas[i] ?? 0));
+let at = 0;
+for (let i = 0; i < profile.samples.length; i++) {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at >= fromUs && at <= toUs) self.set(profile.samples[i], self.get(profile.samples[i]) + (profile.timeDeltas[i] ?? 0));
+}
 const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
 
 /** Where a frame's code lives: a package name, a src/ folder, node internals, or the VM itself. */

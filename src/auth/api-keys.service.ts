@@ -39,7 +39,12 @@ export class ApiKeysService {
 
   /** One indexed query per request: the key and its account, found by the token's hash. */
   findByToken(token: string): Promise<ApiKey | null> {
-    return this.keys.findOne({ where: { tokenHash: hashToken(token) }, relations: { account: true } });
+    // A plain join: findOne with `relations` makes TypeORM run two queries.
+    return this.keys
+      .createQueryBuilder('k')
+      .innerJoinAndSelect('k.account', 'account')
+      .where('k.token_hash = :hash', { hash: hashToken(token) })
+      .getOne();
   }
 
   async revoke(id: string): Promise<ApiKey | null> {

@@ -65,6 +65,10 @@ export class AppConfig {
    */
   @Transform(toInt) @IsInt() @Min(1000)
   WORKER_LOCK_DURATION_MS = 30_000;
+
+  /** BullMQ key prefix; default `bull:<database name>`, so deployments sharing a Redis stay apart. */
+  @IsOptional() @IsString()
+  QUEUE_PREFIX?: string;
   @Transform(toInt) @IsInt() @Min(500)
   WORKER_STALLED_INTERVAL_MS = 30_000;
 

@@ -33,6 +33,7 @@ export class Contract {
   readonly document: Json;
   readonly text: string;
   private readonly operations = new Map<string, CompiledOperation>();
+  private readonly componentValidators = new Map<string, ValidateFunction>();
   private readonly bodyAjv: Ajv;
   private readonly paramAjv: Ajv;
 
@@ -53,9 +54,14 @@ export class Contract {
     return op;
   }
 
-  /** A validator for a component schema, e.g. the per-tool options schemas. */
+  /** A validator for a component schema, e.g. the per-tool options schemas; compiled once. */
   schemaValidator(name: string): ValidateFunction {
-    return this.bodyAjv.compile({ $ref: `oas#/components/schemas/${name}` });
+    let validate = this.componentValidators.get(name);
+    if (!validate) {
+      validate = this.bodyAjv.compile({ $ref: `oas#/components/schemas/${name}` });
+      this.componentValidators.set(name, validate);
+    }
+    return validate;
   }
 
   componentSchema(name: string): Json {

@@ -101,14 +101,18 @@ export class JobRunner {
 
   /** Marks a job failed and refunds it, once; used for BullMQ's own failures too (stalled too often). */
   async fail(jobId: string, code: string, message: string): Promise<void> {
-    const [rows] = await this.jobs.query(
-      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = now()
-       WHERE id = $1 AND state IN ('queued', 'running') RETURNING id`,
-      [jobId, code, message],
-    );
-    if (rows.length === 0) return;
-    await this.credits.refund(jobId);
-    await this.events.finished(jobId);
+    // The state and the refund commit together: nobody sees a failed job still charged.
+    const failed = await this.jobs.manager.transaction(async (tx) => {
+      const [rows] = await tx.query(
+        `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = now()
+         WHERE id = $1 AND state IN ('queued', 'running') RETURNING id`,
+        [jobId, code, message],
+      );
+      if (rows.length === 0) return false;
+      await this.credits.refund(jobId, tx);
+      return true;
+    });
+    if (failed) await this.events.finished(jobId);
   }
 
   private async fetchInput(job: Job, dir: string): Promise<{ path: string; name: string }> {

@@ -18,7 +18,7 @@ export const QUEUES = {
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
-        prefix: queuePrefix(config.DATABASE_URL),
+        prefix: config.QUEUE_PREFIX ?? queuePrefix(config.DATABASE_URL),
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),

@@ -56,18 +56,31 @@ export class WebhookSender extends WorkerHost {
       attempt = { attemptedAt: timestamp.toISOString(), statusCode: null, error: (err as Error).message, durationMs: Date.now() - started };
     }
 
-    const attempts = [...delivery.attempts, attempt];
+    // Appended in one statement. Writing back `[...delivery.attempts, attempt]` lost records when
+    // two sends of one delivery overlapped (replays while a retry is pending: each read the same
+    // list and the last write won), although every attempt must be readable in the log.
+    const [appended]: [{ count: number }[], number] = await this.deliveries.query(
+      'UPDATE webhook_deliveries SET attempts = attempts || $2::jsonb WHERE id = $1 RETURNING jsonb_array_length(attempts) AS count',
+      [delivery.id, JSON.stringify([attempt])],
+    );
+    const count = appended[0]?.count ?? delivery.attempts.length + 1;
     const ok = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
-    const retriesUsed = attempts.length - 1;
+    const retriesUsed = count - 1;
     const schedule = this.config.WEBHOOK_RETRY_DELAYS;
-    if (ok || attempt.statusCode === 410 || retriesUsed >= schedule.length) {
-      await this.deliveries.update({ id: delivery.id }, { attempts, status: ok ? 'succeeded' : 'failed', nextAttemptAt: null });
+    if (ok) {
+      await this.deliveries.update({ id: delivery.id }, { status: 'succeeded', nextAttemptAt: null });
+      return;
+    }
+    // Only a still-pending delivery is failed or retried: an overlapping send may have settled it.
+    if (attempt.statusCode === 410 || retriesUsed >= schedule.length) {
+      await this.deliveries.update({ id: delivery.id, status: 'pending' }, { status: 'failed', nextAttemptAt: null });
       return;
     }
     const delayMs = Math.max(schedule[retriesUsed] * 1000, retryAfterMs ?? 0);
-    await this.deliveries.update({ id: delivery.id }, { attempts, nextAttemptAt: new Date(Date.now() + delayMs) });
+    const planned = await this.deliveries.update({ id: delivery.id, status: 'pending' }, { nextAttemptAt: new Date(Date.now() + delayMs) });
+    if (!planned.affected) return;
     await this.webhooks.schedule(delivery.id, delayMs);
-    this.logger.debug(`Webhook ${delivery.id} attempt ${attempts.length} got ${attempt.statusCode ?? attempt.error}; retry in ${delayMs} ms`);
+    this.logger.debug(`Webhook ${delivery.id} attempt ${count} got ${attempt.statusCode ?? attempt.error}; retry in ${delayMs} ms`);
   }
 }
 

@@ -4,7 +4,6 @@ import { Webhook } from 'standardwebhooks';
 import { QUEUES } from '../../src/queue/queue.module';
 import { expectError } from '../support/expect-error';
 import { type Answer, eventually, form, png, removeDir, submit, tempStorageDir } from '../support/intake';
-import { LOCK_WAIT_MS, lockMediaQueues } from '../support/jobs';
 import { startPrivateRedis } from '../support/private-redis';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { type ReceivedWebhook, startReceiver } from '../support/webhook-receiver';
@@ -29,12 +28,9 @@ describe('drop webhooks', () => {
   let t: TestApp;
   let dir: string;
   let image: Buffer;
-  let release: () => Promise<void>;
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
-    // Every live worker takes any queued delivery, with its own retry settings: take turns.
-    release = await lockMediaQueues();
     dir = await tempStorageDir('webhooks');
     t = await startTestApp({
       STORAGE_DIR: dir,
@@ -44,12 +40,11 @@ describe('drop webhooks', () => {
       PUBLIC_RATE_LIMIT: '100000',
     });
     image = await png();
-  }, LOCK_WAIT_MS);
+  });
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
     await t?.close();
     await removeDir(dir);
-    await release?.();
   });
 
   async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
@@ -225,6 +220,29 @@ describe('drop webhooks', () => {
     expect(d.status).toBe('succeeded');
     expect(d.attempts.map((a) => a.statusCode)).toEqual([410, 200]);
   });
+
+  it('overlapping replays of a pending delivery: every attempt sent is recorded, within the retry budget', async () => {
+    const owner = await t.newTenant();
+    const r = await receiver(() => ({ status: 500, delayMs: 100 }));
+    const slug = await dropWithWebhook(owner, r.url);
+    await upload(slug);
+    await r.waitFor(1);
+    const [d] = (await deliveries(owner)).deliveries;
+    // A retry is scheduled; three replays now start three more sends of the same delivery at once.
+    const replays = await Promise.all([0, 1, 2].map(() => owner.client.POST('/v1/webhook-deliveries/{id}/replay', { params: { path: { id: d.id } } })));
+    expect(replays.map((x) => x.response.status)).toEqual([202, 202, 202]);
+    const settledDelivery = await settled(owner, 4);
+    await new Promise((res) => setTimeout(res, 2500)); // past any retry still scheduled
+    const [after] = (await deliveries(owner)).deliveries;
+    expect(after.status).toBe('failed');
+    // Before the fix the attempts were written back as [...read, new]: 8 sent, 4 recorded.
+    expect(after.attempts).toHaveLength(r.received.length);
+    expect(after.attempts.length).toBeGreaterThanOrEqual(4);
+    expect(after.attempts.length).toBeLessThanOrEqual(4 + 3); // the budget, plus sends already in flight
+    expect(after.attempts.every((a) => a.statusCode === 500)).toBe(true);
+    expect(new Set(r.received.map((h) => h.headers['webhook-id']))).toEqual(new Set([r.received[0].headers['webhook-id']]));
+    expect(settledDelivery.id).toBe(d.id);
+  }, 30_000);
 
   it('replay: 404 for an unknown delivery and for another account\'s', async () => {
     const owner = await t.newTenant();

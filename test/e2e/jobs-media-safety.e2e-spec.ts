@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type { Job } from '../../generated/types';
-import { countingServer, creditBalance, type CountingServer, LOCK_WAIT_MS, lockMediaQueues, waitForJob } from '../support/jobs';
+import { countingServer, creditBalance, type CountingServer, waitForJob } from '../support/jobs';
 import { makeJpeg, makeVideo } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 
@@ -41,14 +41,12 @@ function pngBomb(width: number, height: number): Buffer {
 describe('media safety end to end', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let release: () => Promise<void>;
   let dir: string;
   let files: CountingServer;
   let canary: CountingServer;
   const served: Record<string, Buffer> = {};
 
   beforeAll(async () => {
-    release = await lockMediaQueues();
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-safety-'));
     canary = await countingServer('127.0.0.2');
     await makeVideo(join(dir, 'clip.mp4'), 4);
@@ -82,14 +80,13 @@ describe('media safety end to end', () => {
     });
     t = await startTestApp({ WORKER_IN_PROCESS: 'true', ALLOW_PRIVATE_HOSTS: '127.0.0.1', STORAGE_DIR: join(dir, 'files') });
     tenant = await t.newTenant({ credits: 1000 });
-  }, LOCK_WAIT_MS);
+  });
 
   afterAll(async () => {
     await t?.close();
     await files?.close();
     await canary?.close();
     await rm(dir, { recursive: true, force: true });
-    await release?.();
   });
 
   function streamZeros(res: ServerResponse, size: number, declare: boolean): void {

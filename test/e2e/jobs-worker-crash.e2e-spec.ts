@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import type { Job } from '../../generated/types';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
-import { countingServer, type CountingServer, LOCK_WAIT_MS, lockMediaQueues, waitForJob } from '../support/jobs';
+import { countingServer, type CountingServer, waitForJob } from '../support/jobs';
 import { probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 
@@ -26,7 +26,6 @@ const STALLED_INTERVAL_MS = 1000;
 describe('a worker killed mid-job', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let release: () => Promise<void>;
   let dir: string;
   let files: CountingServer;
   let db: Client;
@@ -34,7 +33,6 @@ describe('a worker killed mid-job', () => {
   const workers: { child: ChildProcess; output: string[] }[] = [];
 
   beforeAll(async () => {
-    release = await lockMediaQueues();
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-crash-'));
     await mkdir(join(dir, 'tmp'));
     // 20 s of noisy 640×480: ffmpeg needs several seconds for it, long enough to be killed mid-way.
@@ -59,7 +57,7 @@ describe('a worker killed mid-job', () => {
     tenant = await t.newTenant({ credits: 100 });
     db = new Client({ connectionString: TEST_DATABASE_URL });
     await db.connect();
-  }, LOCK_WAIT_MS);
+  });
 
   async function stopWorkers(): Promise<void> {
     for (const w of workers) killGroup(w.child, 'SIGKILL');
@@ -74,7 +72,6 @@ describe('a worker killed mid-job', () => {
     await files?.close();
     await db?.end();
     await rm(dir, { recursive: true, force: true });
-    await release?.();
   });
 
   /** `node -r @swc-node/register src/worker.ts`, in a process group of its own (it and its ffmpeg). */
@@ -91,6 +88,7 @@ describe('a worker killed mid-job', () => {
         STORAGE_DIR: join(dir, 'files'),
         SIGNING_SECRET: signingSecret,
         LOG_LEVEL: 'warn',
+        QUEUE_PREFIX: t.queuePrefix,
         WORKER_LOCK_DURATION_MS: String(LOCK_DURATION_MS),
         WORKER_STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS),
         TMPDIR: join(dir, 'tmp'), // the killed worker's temp files stay in here

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { expectError } from '../support/expect-error';
 import { type Answer, MiB, storedFiles, streamedForm } from '../support/intake';
-import { LOCK_WAIT_MS, lockMediaQueues, waitForJob } from '../support/jobs';
+import { waitForJob } from '../support/jobs';
 import { makeAudio, makeJpeg, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 
@@ -13,24 +13,21 @@ describe('uploads', () => {
   let t: TestApp;
   let dir: string;
   let tenant: Tenant;
-  let release: () => Promise<void>;
   let jpeg: Buffer;
   let wav: Buffer;
 
   beforeAll(async () => {
-    release = await lockMediaQueues();
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-uploads-'));
     jpeg = await makeJpeg(400, 300);
     await makeAudio(join(dir, 'tone.wav'), 2);
     wav = await readFile(join(dir, 'tone.wav'));
     t = await startTestApp({ WORKER_IN_PROCESS: 'true', STORAGE_DIR: join(dir, 'files') });
     tenant = await t.newTenant({ credits: 100 });
-  }, LOCK_WAIT_MS);
+  });
 
   afterAll(async () => {
     await t?.close();
     await rm(dir, { recursive: true, force: true });
-    await release?.();
   });
 
   /** POST /v1/uploads with a body and headers of our choosing; a cut connection is status null. */

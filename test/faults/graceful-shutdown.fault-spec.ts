@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { QUEUES } from '../../src/queue/queue.module';
+import { QUEUES, queuePrefix } from '../../src/queue/queue.module';
 import { makeJpeg, serveFiles } from '../support/media-fixtures';
 import { startPrivateRedis } from '../support/private-redis';
 import {
@@ -238,6 +238,12 @@ describe('fault: SIGTERM the API and the worker under load', () => {
     // "Finish or return to the queue": nothing the worker held is left running behind it.
     expect(afterWorker.running ?? 0).toBe(0);
     expect(ofRunning.every((r) => r.state === 'completed' || r.state === 'queued')).toBe(true);
+    // A worker told to stop takes no new job (it would only fail it for want of what is closing).
+    const startedWhileStopping = await db.query(
+      `SELECT id, state FROM jobs WHERE account_id = $1 AND started_at > to_timestamp($2 / 1000.0)`,
+      [tenant.account.id, workerTermAt + 500],
+    );
+    expect(startedWhileStopping.rows).toEqual([]);
 
     // 3. A new worker completes everything, each job in one attempt.
     workers.push(await startWorker(env));
@@ -258,23 +264,26 @@ describe('fault: SIGTERM the API and the worker under load', () => {
     console.log(`graceful-shutdown: final ${JSON.stringify(final)}`);
     expect(final).toEqual({ completed: accepted.length });
     expect(await ledgerProblems(db, tenant.account.id, CREDITS)).toEqual([]);
-    const retried = await attemptsOver1(redis.url, accepted);
+    const retried = await attemptsOver1(redis.url, database.url, accepted);
     expect(retried).toEqual([]);
     expect(workers[0].tail(400)).not.toMatch(/"level":"(error|warn)"|Unhandled/);
   });
 });
 
 /** Jobs BullMQ needed more than one attempt for (a shutdown must not cost a job an attempt). */
-async function attemptsOver1(redisUrl: string, ids: string[]): Promise<string[]> {
-  const queues = [QUEUES.image, QUEUES.video].map((name) => new Queue(name, { connection: { url: redisUrl } }));
+async function attemptsOver1(redisUrl: string, databaseUrl: string, ids: string[]): Promise<string[]> {
+  const queues = [QUEUES.image, QUEUES.video].map((name) => new Queue(name, { connection: { url: redisUrl }, prefix: queuePrefix(databaseUrl) }));
   try {
     const out: string[] = [];
+    let found = 0;
     for (const id of ids) {
       for (const q of queues) {
         const job = await q.getJob(id);
+        if (job) found++;
         if (job && job.attemptsMade !== 1) out.push(`${id}: ${job.attemptsMade} attempts (${job.failedReason ?? ''})`);
       }
     }
+    if (found !== ids.length) out.push(`only ${found} of ${ids.length} jobs found in the queues`);
     return out;
   } finally {
     await Promise.all(queues.map((q) => q.close()));

@@ -48,7 +48,10 @@ export interface FilePart {
 export function form(fields: Record<string, string>, file?: FilePart, fileField = 'file'): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  if (file) fd.append(fileField, new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (file) {
+    const data = typeof file.data === 'string' ? file.data : new Uint8Array(file.data);
+    fd.append(fileField, new Blob([data], { type: file.type ?? 'application/octet-stream' }), file.name);
+  }
   return fd;
 }
 

@@ -82,22 +82,3 @@ export async function countingServer(
   return state;
 }
 
-/**
- * Every suite that runs a queue worker (in-process or a separate process) takes this lock first.
- * All test apps share one Postgres database and one Redis, so any live worker takes any queued
- * job — with its own STORAGE_DIR, ALLOW_PRIVATE_HOSTS and retry settings. Jest runs suites in
- * parallel; a Postgres advisory lock (held on its own connection, released at the end of the
- * suite or when the test process dies) makes the worker suites take turns.
- */
-export async function lockMediaQueues(): Promise<() => Promise<void>> {
-  const client = new Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  await client.query(`SELECT pg_advisory_lock(hashtext('dropline-e2e-media-queues'))`);
-  return async () => {
-    await client.query(`SELECT pg_advisory_unlock(hashtext('dropline-e2e-media-queues'))`).catch(() => undefined);
-    await client.end().catch(() => undefined);
-  };
-}
-
-/** How long a suite may wait in beforeAll for the other worker suites. */
-export const LOCK_WAIT_MS = 300_000;

@@ -6,13 +6,16 @@ import { AccountsService } from '../../src/accounts/accounts.service';
 import { createApp } from '../../src/app.factory';
 import { ApiKeysService, type NewKeyInput } from '../../src/auth/api-keys.service';
 import { SCOPES } from '../../src/auth/scopes';
-import { loadConfig } from '../../src/config/config';
+import { type AppConfig, loadConfig } from '../../src/config/config';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './env';
 import { createServer } from 'node:net';
 
 export interface TestApp {
   app: NestFastifyApplication;
   baseUrl: string;
+  /** The app's own BullMQ prefix: a worker process meant to serve this app must use it too. */
+  queuePrefix: string;
+  config: AppConfig;
   /** An account with a key holding every scope, and a client for it. */
   newTenant(options?: { plan?: Account['plan']; credits?: number; key?: Partial<Omit<NewKeyInput, 'accountId'>> }): Promise<Tenant>;
   newKey(accountId: string, key?: Partial<Omit<NewKeyInput, 'accountId'>>): Promise<{ token: string; keyId: string; client: DroplineClient }>;
@@ -40,6 +43,9 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
     WORKER_IN_PROCESS: 'false',
     // Every suite sends from 127.0.0.1 and shares Redis: a per-IP limit would couple parallel suites.
     PUBLIC_RATE_LIMIT: '10000',
+    // Suites run in parallel against one database and Redis: each app gets queues of its own,
+    // so no suite's worker takes another suite's jobs (with the wrong storage dir or settings).
+    QUEUE_PREFIX: `bull:test-${Math.random().toString(36).slice(2, 10)}`,
     ...env,
   });
   const app = await createApp(config);
@@ -55,6 +61,8 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
   return {
     app,
     baseUrl,
+    queuePrefix: config.QUEUE_PREFIX!,
+    config,
     client,
     newKey,
     async newTenant(options = {}) {

@@ -22,6 +22,22 @@ abstract class MediaProcessor extends WorkerHost {
     return this.runner.process(job);
   }
 
+  /**
+   * Shutdown, first step: take no new job and let the running ones finish while the fetch client,
+   * Postgres and Redis they need are still open. Left to @nestjs/bullmq, the workers closed in
+   * onApplicationShutdown, after the fetch client (onModuleDestroy): jobs picked up in between
+   * failed their input fetch and burned an attempt (fault test graceful-shutdown).
+   */
+  async onModuleDestroy(): Promise<void> {
+    let worker: WorkerHost['worker'] | undefined;
+    try {
+      worker = this.worker;
+    } catch {
+      return; // never started (the app failed during init)
+    }
+    await worker.close();
+  }
+
   /** BullMQ gave up (retries exhausted, or the job stalled too often after worker crashes). */
   @OnWorkerEvent('failed')
   async onFailed(job: BullJob<MediaJobData> | undefined, error: Error): Promise<void> {

@@ -63,6 +63,7 @@ describe('fault: SIGTERM the API and the worker under load', () => {
   let clip: Buffer;
   let slug: string;
   const workers: ServiceProcess[] = [];
+  let stopped = false;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-faults-term-'));
@@ -80,7 +81,11 @@ describe('fault: SIGTERM the API and the worker under load', () => {
       const step = Math.ceil(clip.length / 20);
       let offset = 0;
       const timer = setInterval(() => {
-        if (res.destroyed) return clearInterval(timer);
+        if (res.destroyed || stopped) {
+          clearInterval(timer);
+          res.destroy();
+          return;
+        }
         res.write(clip.subarray(offset, offset + step));
         offset += step;
         if (offset >= clip.length) {
@@ -115,6 +120,7 @@ describe('fault: SIGTERM the API and the worker under load', () => {
   });
 
   afterAll(async () => {
+    stopped = true; // load loops left running by a failed assertion
     await killAll();
     await db?.end().catch(() => undefined);
     await files?.close();
@@ -161,7 +167,7 @@ describe('fault: SIGTERM the API and the worker under load', () => {
   const load = (target: ApiProcess, answers: RawAnswer[], loading: () => boolean, clients = 3) =>
     Promise.all(
       Array.from({ length: clients }, async (_, n) => {
-        for (let i = 0; loading(); i++) {
+        for (let i = 0; loading() && !stopped; i++) {
           const pick = (i + n) % 3;
           const res =
             pick === 0

@@ -5,11 +5,12 @@ import type { FastifyRequest } from 'fastify';
 import type { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { newId } from '../common/ids';
-import { type FileKind, sanitizeFileName, sniff } from '../common/file-sniffer';
+import { type FileKind, sanitizeFileName } from '../common/file-sniffer';
 import { MB } from '../config/plans';
 import { Contract, toDetails } from '../contract/contract';
 import { Drop } from '../drops/drop.entity';
-import { FileTooLargeError, STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { storeFilePart } from '../storage/store-file-part';
 import { SubmissionEvents } from './submission-events';
 import { Submission } from './submission.entity';
 
@@ -93,30 +94,23 @@ export class IntakeService {
   }
 
   private async store(drop: Drop, fields: SenderFields, part: MultipartFile, limit: number): Promise<Submission> {
-    const sniffed = await sniff(part.file, part.mimetype);
-    if (!kindAllowed(drop.allowedKinds, sniffed.kind)) {
-      part.file.resume();
-      throw new ApiError(
-        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-        'kind_not_allowed',
-        `This drop accepts only ${drop.allowedKinds} files; this file is ${article(sniffed.kind)} ${sniffed.kind} (${sniffed.mime}).`,
-      );
-    }
-    const storageKey = newId('obj');
-    let size: number;
-    try {
-      ({ size } = await this.storage.put(storageKey, sniffed.stream, { maxBytes: limit, contentType: sniffed.mime }));
-    } catch (err) {
-      if (err instanceof FileTooLargeError) throw this.tooLarge(drop);
-      throw err;
-    }
-    if (part.file.truncated) {
-      await this.storage.delete(storageKey);
-      throw this.tooLarge(drop);
-    }
+    const stored = await storeFilePart(this.storage, part, {
+      maxBytes: limit,
+      tooLarge: () => this.tooLarge(drop),
+      accept: (sniffed) => {
+        if (!kindAllowed(drop.allowedKinds, sniffed.kind)) {
+          throw new ApiError(
+            HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+            'kind_not_allowed',
+            `This drop accepts only ${drop.allowedKinds} files; this file is ${article(sniffed.kind)} ${sniffed.kind} (${sniffed.mime}).`,
+          );
+        }
+      },
+    });
+    const { storageKey, size } = stored;
     let submission: Submission;
     try {
-      submission = await this.insert(drop, fields, part.filename, sniffed, storageKey, size);
+      submission = await this.insert(drop, fields, part.filename, stored, storageKey, size);
     } catch (err) {
       await this.storage.delete(storageKey);
       throw err;

@@ -5,10 +5,11 @@ import type { Repository } from 'typeorm';
 import type { Upload as UploadView } from '../../generated/types';
 import type { Account } from '../accounts/account.entity';
 import { ApiError } from '../common/api-error';
-import { sanitizeFileName, sniff } from '../common/file-sniffer';
+import { sanitizeFileName } from '../common/file-sniffer';
 import { newId } from '../common/ids';
 import { limitsOf, MB } from '../config/plans';
-import { FileTooLargeError, STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { storeFilePart } from '../storage/store-file-part';
 import { Upload } from './upload.entity';
 
 export const UPLOAD_TTL_MS = 24 * 3600 * 1000;
@@ -31,26 +32,16 @@ export class UploadsService {
 
     const part = await request.file();
     if (!part) throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
-    const sniffed = await sniff(part.file, part.mimetype);
-    const storageKey = newId('obj');
-    let size: number;
-    try {
-      ({ size } = await this.storage.put(storageKey, sniffed.stream, { maxBytes: limitMB * MB, contentType: sniffed.mime }));
-    } catch (err) {
-      throw err instanceof FileTooLargeError ? tooLarge : err;
-    }
-    if (part.file.truncated) {
-      await this.storage.delete(storageKey);
-      throw tooLarge;
-    }
+    const stored = await storeFilePart(this.storage, part, { maxBytes: limitMB * MB, tooLarge: () => tooLarge });
+    const { storageKey, size } = stored;
     const upload = this.uploads.create({
       id: newId('upl'),
       accountId: account.id,
       storageKey,
       fileName: sanitizeFileName(part.filename),
       fileSize: size,
-      fileMime: sniffed.mime,
-      fileKind: sniffed.kind,
+      fileMime: stored.mime,
+      fileKind: stored.kind,
       expiresAt: new Date(Date.now() + UPLOAD_TTL_MS),
     });
     try {

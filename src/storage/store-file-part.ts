@@ -1,0 +1,44 @@
+import type { MultipartFile } from '@fastify/multipart';
+import { type SniffedStream, sniff } from '../common/file-sniffer';
+import { newId } from '../common/ids';
+import { FileTooLargeError, type StorageDriver } from './storage.driver';
+
+export interface StoredPart {
+  storageKey: string;
+  size: number;
+  mime: string;
+  kind: SniffedStream['kind'];
+}
+
+/**
+ * Streams one multipart file part into storage under a generated key: the type is sniffed from
+ * the first bytes (and may be refused by `accept` before anything is stored), the size is capped
+ * while streaming, and a refused or oversize file leaves nothing behind. `tooLarge` builds the
+ * caller's own 413 error.
+ */
+export async function storeFilePart(
+  storage: StorageDriver,
+  part: MultipartFile,
+  options: { maxBytes: number; tooLarge: () => Error; accept?: (sniffed: SniffedStream) => void },
+): Promise<StoredPart> {
+  const sniffed = await sniff(part.file, part.mimetype);
+  try {
+    options.accept?.(sniffed);
+  } catch (err) {
+    part.file.resume();
+    throw err;
+  }
+  const storageKey = newId('obj');
+  let size: number;
+  try {
+    ({ size } = await storage.put(storageKey, sniffed.stream, { maxBytes: options.maxBytes, contentType: sniffed.mime }));
+  } catch (err) {
+    throw err instanceof FileTooLargeError ? options.tooLarge() : err;
+  }
+  if (part.file.truncated) {
+    // @fastify/multipart's own ceiling cut the stream short.
+    await storage.delete(storageKey);
+    throw options.tooLarge();
+  }
+  return { storageKey, size, mime: sniffed.mime, kind: sniffed.kind };
+}

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Repository } from 'typeorm';
 import { Account } from '../accounts/account.entity';
 import { AppConfig } from '../config/config';
+import { FetchError } from '../http-fetch/fetch-error';
 import { GuardedHttpClient } from '../http-fetch/guarded-fetch';
 import { QUEUES } from '../queue/queue.module';
 import { WebhookDelivery, type WebhookAttemptRecord } from './webhook-delivery.entity';
@@ -15,7 +16,7 @@ const TIMEOUT_MS = 10_000;
 
 /**
  * Delivers one attempt in the Standard Webhooks format and plans the next (PRODUCT.md §9):
- * 2xx succeeds; 410 stops; anything else (3xx included) retries on the configured schedule,
+ * 2xx succeeds; 410 or an address the SSRF guard refuses stops; anything else (3xx included) retries on the configured schedule,
  * or after Retry-After when the receiver asks for longer.
  */
 @Processor(QUEUES.webhooks, { concurrency: 20 })
@@ -41,6 +42,7 @@ export class WebhookSender extends WorkerHost {
     const timestamp = new Date();
     const signature = new Webhook(account.webhookSecret).sign(delivery.messageId, timestamp, delivery.body);
     let attempt: WebhookAttemptRecord;
+    let permanent = false;
     let retryAfterMs: number | undefined;
     try {
       const res = await this.http.post(delivery.url, delivery.body, {
@@ -54,6 +56,8 @@ export class WebhookSender extends WorkerHost {
       retryAfterMs = parseRetryAfter(res.headers['retry-after']);
     } catch (err) {
       attempt = { attemptedAt: timestamp.toISOString(), statusCode: null, error: (err as Error).message, durationMs: Date.now() - started };
+      // A URL the SSRF guard refuses will be refused on every retry: give up at once.
+      permanent = err instanceof FetchError && (err.code === 'blocked_address' || err.code === 'invalid_url');
     }
 
     // Appended in one statement. Writing back `[...delivery.attempts, attempt]` lost records when
@@ -72,7 +76,7 @@ export class WebhookSender extends WorkerHost {
       return;
     }
     // Only a still-pending delivery is failed or retried: an overlapping send may have settled it.
-    if (attempt.statusCode === 410 || retriesUsed >= schedule.length) {
+    if (attempt.statusCode === 410 || permanent || retriesUsed >= schedule.length) {
       await this.deliveries.update({ id: delivery.id, status: 'pending' }, { status: 'failed', nextAttemptAt: null });
       return;
     }

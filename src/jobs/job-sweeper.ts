@@ -2,6 +2,9 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Repository } from 'typeorm';
 import { QUEUES } from '../queue/queue.module';
 import { UploadsService } from '../uploads/uploads.service';
@@ -10,6 +13,7 @@ import { JobRunner } from './job-runner';
 import { Job } from './job.entity';
 
 const SWEEP_EVERY_MS = 15_000;
+const STALE_TEMP_MS = 3600_000;
 /** A row younger than this may still be between its commit and its enqueue. */
 const ENQUEUE_GRACE_MS = 10_000;
 
@@ -38,6 +42,21 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
     this.timer.unref();
+    void this.removeStaleTempDirs();
+  }
+
+  /**
+   * A worker killed mid-job leaves its temp dir behind. Older than any job can run (the media
+   * time limit is 10 min), such a dir belongs to nobody.
+   */
+  private async removeStaleTempDirs(): Promise<void> {
+    const before = Date.now() - STALE_TEMP_MS;
+    for (const name of await readdir(tmpdir()).catch(() => [] as string[])) {
+      if (!name.startsWith('dropline-job_')) continue;
+      const path = join(tmpdir(), name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtimeMs < before) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   onApplicationShutdown(): void {

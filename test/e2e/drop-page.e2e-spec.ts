@@ -5,7 +5,9 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import sharp from 'sharp';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 
-const SCREENSHOTS = join(__dirname, '__screenshots__');
+/** Committed reference screenshots; each run writes its own to tmp/screenshots (git-ignored). */
+const REFERENCE = join(__dirname, '__screenshots__');
+const SCREENSHOTS = join(__dirname, '..', '..', 'tmp', 'screenshots');
 const MB = 1024 * 1024;
 
 /**
@@ -448,13 +450,21 @@ describe('drop page /d/{slug} (browser)', () => {
     const chosen = await page.screenshot({ fullPage: true });
     await writeFile(join(SCREENSHOTS, 'drop-page.png'), chosen);
     await expectNonTrivial(chosen);
+    await expectSameLayout(chosen, 'drop-page.png');
 
     await page.click('#submit');
     await page.locator('#success').waitFor();
     const sent = await page.screenshot({ fullPage: true });
     await writeFile(join(SCREENSHOTS, 'drop-page-success.png'), sent);
     await expectNonTrivial(sent);
+    await expectSameLayout(sent, 'drop-page-success.png');
   });
+
+  /** Same page width as the committed reference: a layout that broke would change it. */
+  async function expectSameLayout(image: Buffer, reference: string): Promise<void> {
+    const [now, then] = await Promise.all([sharp(image).metadata(), sharp(join(REFERENCE, reference)).metadata()]);
+    expect(now.width).toBe(then.width);
+  }
 
   async function expectNonTrivial(image: Buffer): Promise<void> {
     const { width, height } = await sharp(image).metadata();

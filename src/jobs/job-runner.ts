@@ -65,7 +65,8 @@ export class JobRunner {
       const outputKey = newId('obj');
       await this.storage.putFile(outputKey, output.path);
       const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
-      await this.jobs.update({ id: job.id }, {
+      // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
+      const completed = await this.jobs.update({ id: job.id, state: 'running' }, {
         state: 'completed',
         progress: 100,
         outputKey,
@@ -81,6 +82,10 @@ export class JobRunner {
           ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
         },
       });
+      if (!completed.affected) {
+        await this.storage.delete(outputKey); // nobody will ever read this output
+        return;
+      }
       await this.events.finished(job.id);
     } catch (err) {
       const failure = toFailure(err);

@@ -22,20 +22,9 @@ abstract class MediaProcessor extends WorkerHost {
     return this.runner.process(job);
   }
 
-  /**
-   * Shutdown, first step: take no new job and let the running ones finish while the fetch client,
-   * Postgres and Redis they need are still open. Left to @nestjs/bullmq, the workers closed in
-   * onApplicationShutdown, after the fetch client (onModuleDestroy): jobs picked up in between
-   * failed their input fetch and burned an attempt (fault test graceful-shutdown).
-   */
-  async onModuleDestroy(): Promise<void> {
-    let worker: WorkerHost['worker'] | undefined;
-    try {
-      worker = this.worker;
-    } catch {
-      return; // never started (the app failed during init)
-    }
-    await worker.close();
+  /** Shutdown, first step: see closeWorkerFirst. */
+  onModuleDestroy(): Promise<void> {
+    return closeWorkerFirst(this);
   }
 
   /** BullMQ gave up (retries exhausted, or the job stalled too often after worker crashes). */
@@ -71,4 +60,20 @@ export class AudioProcessor extends MediaProcessor {
   constructor(runner: JobRunner, config: AppConfig) {
     super(runner, config, QUEUES.audio, AUDIO_WORKER);
   }
+}
+
+/**
+ * Shutdown, first step for every queue consumer: take no new job and let the running ones finish
+ * while the fetch client, Postgres and Redis they need are still open. Left to @nestjs/bullmq,
+ * the workers closed in onApplicationShutdown, after the fetch client (onModuleDestroy): jobs
+ * picked up in between failed their input fetch and burned an attempt (fault test graceful-shutdown).
+ */
+export async function closeWorkerFirst(host: WorkerHost): Promise<void> {
+  let worker: WorkerHost['worker'] | undefined;
+  try {
+    worker = host.worker;
+  } catch {
+    return; // never started (the app failed during init)
+  }
+  await worker.close();
 }

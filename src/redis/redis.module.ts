@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/config';
 
@@ -14,8 +14,22 @@ export const REDIS = Symbol('REDIS');
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }),
+      useFactory: (config: AppConfig) => {
+        const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+        // Without a listener ioredis prints "Unhandled error event" at every reconnect attempt of an
+        // outage (fault test redis-outage). It reconnects by itself; say so once per outage.
+        const logger = new Logger('Redis');
+        let down = false;
+        redis.on('error', (err: Error) => {
+          if (!down) logger.warn(`Redis unreachable (${err.message}); reconnecting`);
+          down = true;
+        });
+        redis.on('ready', () => {
+          if (down) logger.log('Redis reachable again');
+          down = false;
+        });
+        return redis;
+      },
     },
   ],
   exports: [REDIS],

@@ -8,6 +8,7 @@ import { Account } from '../accounts/account.entity';
 import { AppConfig } from '../config/config';
 import { FetchError } from '../http-fetch/fetch-error';
 import { GuardedHttpClient } from '../http-fetch/guarded-fetch';
+import { closeWorkerFirst } from '../jobs/media.processors';
 import { QUEUES } from '../queue/queue.module';
 import { WebhookDelivery, type WebhookAttemptRecord } from './webhook-delivery.entity';
 import { type DeliverJob, WebhooksService } from './webhooks.service';
@@ -31,6 +32,11 @@ export class WebhookSender extends WorkerHost {
     private readonly config: AppConfig,
   ) {
     super();
+  }
+
+  /** Finish the deliveries in progress before the HTTP client closes (see closeWorkerFirst). */
+  onModuleDestroy(): Promise<void> {
+    return closeWorkerFirst(this);
   }
 
   async process(job: Job<DeliverJob>): Promise<void> {

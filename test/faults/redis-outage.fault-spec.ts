@@ -47,6 +47,7 @@ describe('fault: Redis outage while clients submit jobs', () => {
   let api: ApiProcess;
   let worker: ServiceProcess;
   let tenant: FaultTenant;
+  let stopped = false;
 
   beforeAll(async () => {
     database = await freshDatabase(faultDatabaseUrl('redis_outage'));
@@ -70,6 +71,7 @@ describe('fault: Redis outage while clients submit jobs', () => {
   });
 
   afterAll(async () => {
+    stopped = true; // the client loop, should an assertion have failed while it ran
     await killAll();
     await db?.end().catch(() => undefined);
     await files?.close();
@@ -83,7 +85,7 @@ describe('fault: Redis outage while clients submit jobs', () => {
     let running = true;
     const answers: Submission[] = [];
     const client = async () => {
-      while (running) {
+      while (running && !stopped) {
         const at = phase;
         const res = await apiCall(api.baseUrl, tenant.token, 'POST', '/v1/jobs', { tool: 'image-resize', input: { url: files.url('photo.jpg') }, options: { width: 64 } });
         answers.push({ ...res, phase: at === phase ? at : 'outage' }); // straddling a boundary counts as the outage
@@ -93,6 +95,13 @@ describe('fault: Redis outage while clients submit jobs', () => {
     const clients = Array.from({ length: CLIENTS }, client);
 
     await sleep(4000);
+    // A burst just before the stop leaves accepted jobs waiting in the queue: Redis loses them.
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        apiCall(api.baseUrl, tenant.token, 'POST', '/v1/jobs', { tool: 'image-resize', input: { url: files.url('photo.jpg') }, options: { width: 64 } }),
+      ),
+    );
+    answers.push(...burst.map((a) => ({ ...a, phase: 'before' as const })));
     phase = 'outage';
     redis.stop();
     const stoppedAt = Date.now();
@@ -145,8 +154,10 @@ describe('fault: Redis outage while clients submit jobs', () => {
       120_000,
       500,
     );
-    console.log(`redis-outage: final job states ${JSON.stringify(final)}`);
+    const requeued = (worker.tail(100_000).match(/unknown to the queue: enqueued again/g) ?? []).length;
+    console.log(`redis-outage: final job states ${JSON.stringify(final)}; ${requeued} jobs lost with Redis and queued again by the sweeper`);
     expect(final).toEqual({ completed: ids.length });
+    expect(requeued).toBeGreaterThan(0); // the outage did cost the queue its contents
     const rows = await db.query('SELECT id FROM jobs WHERE account_id = $1', [tenant.account.id]);
     expect(rows.rows.map((r) => r.id).sort()).toEqual([...ids].sort());
 

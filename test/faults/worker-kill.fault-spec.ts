@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -28,6 +29,7 @@ import {
 jest.setTimeout(240_000);
 
 const JOBS = 200;
+const INPUT_DELAY_MS = 100;
 const CREDITS = 1000;
 
 describe('fault: worker killed with SIGKILL mid-queue', () => {
@@ -44,7 +46,11 @@ describe('fault: worker killed with SIGKILL mid-queue', () => {
   beforeAll(async () => {
     database = await freshDatabase(faultDatabaseUrl('worker_kill'));
     redis = await startPrivateRedis();
+    // Each input answers after 100 ms, so the worker always has jobs `running` to be killed in.
     files = await serveFiles({ 'photo.jpg': await makeJpeg(800, 600) });
+    const direct = files.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+    files.server.removeAllListeners('request');
+    files.server.on('request', (req: IncomingMessage, res: ServerResponse) => void setTimeout(() => direct(req, res), INPUT_DELAY_MS));
     storageDir = await mkdtemp(join(tmpdir(), 'dropline-faults-wk-'));
     env = {
       DATABASE_URL: database.url,
@@ -99,11 +105,12 @@ describe('fault: worker killed with SIGKILL mid-queue', () => {
       90_000,
       20,
     );
-    const runningAtKill = (await db.query(`SELECT id FROM jobs WHERE account_id = $1 AND state = 'running'`, [tenant.account.id])).rows.map((r) => r.id);
     const killed = await workers[0].stop('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
+    // What it left `running` behind it: the jobs it died in.
+    const runningAtKill = (await db.query(`SELECT id FROM jobs WHERE account_id = $1 AND state = 'running'`, [tenant.account.id])).rows.map((r) => r.id);
     const afterKill = await jobStates(db, tenant.account.id);
-    console.log(`worker-kill: states at the kill ${JSON.stringify(atKill)}, after ${JSON.stringify(afterKill)}; running at the kill: ${runningAtKill.length}`);
+    console.log(`worker-kill: states at the kill ${JSON.stringify(atKill)}, after ${JSON.stringify(afterKill)}; left running by the killed worker: ${runningAtKill.length}`);
     expect(afterKill.completed ?? 0).toBeLessThan(JOBS);
     expect(afterKill.running ?? 0).toBeGreaterThanOrEqual(1);
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { fetch, WebSocket } from 'undici';
 import { Account } from '../../src/accounts/account.entity';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { ApiKey } from '../../src/auth/api-key.entity';
@@ -58,11 +59,11 @@ export function baseEnv(): Record<string, string> {
   return Object.fromEntries(keep.filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
 }
 
-function spawnService(kind: 'api' | 'worker', env: Record<string, string>): ServiceProcess {
+function spawnService(kind: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
   const logFile = join(LOG_DIR, `${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.log`);
   const fd = openSync(logFile, 'a');
   const entry = kind === 'api' ? 'src/main.ts' : 'src/worker.ts';
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
     cwd: ROOT,
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', fd, fd],
@@ -101,7 +102,8 @@ function spawnService(kind: 'api' | 'worker', env: Record<string, string>): Serv
 }
 
 /** Starts `src/main.ts` on a free loopback port and waits until /healthz answers. */
-export async function startApi(env: Record<string, string>, timeoutMs = 60_000): Promise<ApiProcess> {
+export async function startApi(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<ApiProcess> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const proc = spawnService('api', {
@@ -110,7 +112,7 @@ export async function startApi(env: Record<string, string>, timeoutMs = 60_000):
     PUBLIC_BASE_URL: baseUrl,
     ...env,
     PORT: String(port),
-  });
+  }, options.nodeArgs);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!proc.isAlive()) throw new Error(`API exited during startup:\n${proc.tail()}`);
@@ -150,6 +152,36 @@ export function rssKiB(pid: number): number {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(match[1]);
+}
+
+/**
+ * A DevTools session with a process started with `--inspect=127.0.0.1:<port>`, used to force a
+ * full garbage collection before reading RSS: the soak compares post-GC memory, not where the
+ * heap happens to be in its collection cycle.
+ */
+export async function inspectorSession(port: number): Promise<{ collectGarbage(): Promise<void>; close(): void }> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise<void>((resolve, reject) => {
+    ws.addEventListener('open', () => resolve(), { once: true });
+    ws.addEventListener('error', () => reject(new Error(`inspector on ${port} refused the session`)), { once: true });
+  });
+  let nextId = 1;
+  const pending = new Map<number, () => void>();
+  ws.addEventListener('message', (event) => {
+    const msg = JSON.parse(String(event.data));
+    if (msg.id) pending.get(msg.id)?.();
+    pending.delete(msg.id);
+  });
+  return {
+    collectGarbage: () =>
+      new Promise<void>((resolve) => {
+        const id = nextId++;
+        pending.set(id, resolve);
+        ws.send(JSON.stringify({ id, method: 'HeapProfiler.collectGarbage' }));
+      }),
+    close: () => ws.close(),
+  };
 }
 
 export interface RawAnswer {
@@ -300,12 +332,12 @@ export async function ledgerProblems(db: Client, accountId: string, granted: num
 }
 
 /** Polls until `probe` returns a truthy value; throws with `what` after timeoutMs. */
-export async function waitUntil<T>(what: string, probe: () => Promise<T> | T, timeoutMs: number, everyMs = 200): Promise<T> {
+export async function waitUntil<T>(what: string, probe: () => Promise<T> | T, timeoutMs: number, everyMs = 200): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   while (Date.now() < deadline) {
     last = await probe();
-    if (last) return last;
+    if (last) return last as NonNullable<T>;
     await sleep(everyMs);
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
@@ -313,8 +345,14 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T> | T, ti
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export function median(values: number[]): number {
+/** The q-quantile (0..1) of values, linearly interpolated. */
+export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
+}
+
+export function median(values: number[]): number {
+  return quantile(values, 0.5);
 }

@@ -8,7 +8,7 @@ import { Account } from '../accounts/account.entity';
 import { AppConfig } from '../config/config';
 import { FetchError } from '../http-fetch/fetch-error';
 import { GuardedHttpClient } from '../http-fetch/guarded-fetch';
-import { closeWorkerFirst } from '../jobs/media.processors';
+import { closeWorkerFirst } from '../queue/close-worker-first';
 import { QUEUES } from '../queue/queue.module';
 import { WebhookDelivery, type WebhookAttemptRecord } from './webhook-delivery.entity';
 import { type DeliverJob, WebhooksService } from './webhooks.service';

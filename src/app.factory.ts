@@ -21,7 +21,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const adapter = new FastifyAdapter({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads X-Request-Id itself, so a malformed one is replaced rather than trusted.
+    requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

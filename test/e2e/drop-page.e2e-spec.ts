@@ -30,7 +30,8 @@ describe('drop page /d/{slug} (browser)', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-drop-page-'));
     // Its own rate-limit bucket (keyed by the limit), so other suites' public traffic cannot throttle this one.
-    t = await startTestApp({ STORAGE_DIR: dir, PUBLIC_RATE_LIMIT: '500' });
+    // With a worker: a drop's auto-conversion runs while the page test waits for it.
+    t = await startTestApp({ STORAGE_DIR: dir, PUBLIC_RATE_LIMIT: '500', WORKER_IN_PROCESS: 'true' });
     owner = await t.newTenant();
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
@@ -164,6 +165,27 @@ describe('drop page /d/{slug} (browser)', () => {
     expect(await page.locator('#form-area').isVisible()).toBe(true);
     expect(await page.inputValue('#senderEmail')).toBe('ada@example.com');
     expect(await page.locator('#dz-file').isHidden()).toBe(true);
+  });
+
+  it('a PNG sent through the page to an autoConvertTo webp drop comes out as a valid WebP for the owner', async () => {
+    const slug = await createDrop({ name: 'WebP please', allowedKinds: 'image', autoConvertTo: 'webp' });
+    await open(slug);
+    await page.setInputFiles('#file', { name: 'poster.png', mimeType: 'image/png', buffer: await png(400, 300) });
+    await page.click('#submit');
+    await page.locator('#success').waitFor();
+
+    let submission = (await submissionsOf(slug))[0];
+    for (let i = 0; i < 100 && submission.status === 'processing'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      submission = (await submissionsOf(slug))[0];
+    }
+    expect(submission).toMatchObject({ status: 'ready', fileName: 'poster.png', processedFileName: 'poster.webp' });
+    const { data: link } = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', {
+      params: { path: { slug, id: submission.id }, query: { processed: true } },
+    });
+    expect(link!.file).toBe('processed');
+    const webp = Buffer.from(await (await fetch(link!.url)).arrayBuffer());
+    expect(await sharp(webp).metadata()).toMatchObject({ format: 'webp', width: 400, height: 300 });
   });
 
   it('shows real upload progress (upload.onprogress) on a throttled connection', async () => {

@@ -1,8 +1,9 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { Drop } from '../drops/drop.entity';
 import { JobEvents } from '../jobs/job-events';
+import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import type { Job } from '../jobs/job.entity';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { mimeOfFormat } from './conversion-plan';
@@ -20,6 +21,7 @@ export class ProcessedListener implements OnModuleInit {
     @InjectRepository(Drop) private readonly drops: Repository<Drop>,
     private readonly jobEvents: JobEvents,
     private readonly webhooks: WebhooksService,
+    @Inject(STORAGE) private readonly storage: StorageDriver,
   ) {}
 
   onModuleInit(): void {
@@ -29,7 +31,11 @@ export class ProcessedListener implements OnModuleInit {
   private async finished(job: Job): Promise<void> {
     if (!job.submissionId) return;
     const submission = await this.submissions.findOneBy({ id: job.submissionId });
-    if (!submission) return; // deleted meanwhile
+    if (!submission) {
+      // Deleted while converting: its converted file belongs to nobody.
+      if (job.outputKey) await this.storage.delete(job.outputKey);
+      return;
+    }
     if (job.state === 'completed' && job.outputKey && job.result) {
       const base = submission.fileName.replace(/\.[^.]*$/, '') || 'file';
       const ext = job.result.outputFileName.split('.').pop();

@@ -14,6 +14,7 @@ import { Upload } from '../uploads/upload.entity';
 import { UploadsModule } from '../uploads/uploads.module';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { WebhookSender } from '../webhooks/webhook-sender';
+import { WebhookSweeper } from '../webhooks/webhook-sweeper';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CreditsModule } from '../credits/credits.module';
 import { Drop } from '../drops/drop.entity';
@@ -34,7 +35,7 @@ import { Submission } from '../submissions/submission.entity';
     UploadsModule,
     CreditsModule,
   ],
-  providers: [ProcessedListener, WebhookSender, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
+  providers: [ProcessedListener, WebhookSender, WebhookSweeper, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
   exports: [JobEvents],
 })
 export class WorkerModule {}

@@ -1,18 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { makeJpeg, serveFiles } from '../support/media-fixtures';
+import { createFaultStack, type FaultStack } from '../support/fault-stack';
 import { startPrivateRedis } from '../support/private-redis';
 import {
   apiCall,
   type ApiProcess,
   createTenant,
-  faultDatabaseUrl,
   type FaultTenant,
   freshDatabase,
   jobStates,
-  killAll,
   ledgerProblems,
   type RawAnswer,
   type ServiceProcess,
@@ -42,42 +38,24 @@ describe('fault: Redis outage while clients submit jobs', () => {
   let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let files: Awaited<ReturnType<typeof serveFiles>>;
-  let storageDir: string;
   let db: Client;
   let api: ApiProcess;
   let worker: ServiceProcess;
   let tenant: FaultTenant;
   let stopped = false;
+  let stack: FaultStack;
 
   beforeAll(async () => {
-    database = await freshDatabase(faultDatabaseUrl('redis_outage'));
-    redis = await startPrivateRedis();
-    files = await serveFiles({ 'photo.jpg': await makeJpeg(400, 300) });
-    storageDir = await mkdtemp(join(tmpdir(), 'dropline-faults-redis-'));
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      STORAGE_DIR: storageDir,
-      SIGNING_SECRET: 'fault-tests-signing-secret',
-      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      WORKER_IN_PROCESS: 'false',
-      WORKER_LOCK_DURATION_MS: '4000',
-      WORKER_STALLED_INTERVAL_MS: '2000',
-    };
-    db = new Client({ connectionString: database.url });
-    await db.connect();
+    stack = await createFaultStack('redis_outage', { 'photo.jpg': await makeJpeg(400, 300) });
+    ({ database, redis, files, db } = stack);
+    const env = stack.env({ WORKER_IN_PROCESS: 'false', WORKER_LOCK_DURATION_MS: '4000', WORKER_STALLED_INTERVAL_MS: '2000' });
     [api, worker] = await Promise.all([startApi(env), startWorker(env)]);
     tenant = await createTenant(database.url, { credits: CREDITS });
   });
 
   afterAll(async () => {
     stopped = true; // the client loop, should an assertion have failed while it ran
-    await killAll();
-    await db?.end().catch(() => undefined);
-    await files?.close();
-    redis?.stop();
-    await database?.drop().catch(() => undefined);
-    if (storageDir) await rm(storageDir, { recursive: true, force: true });
+    await stack?.teardown();
   });
 
   it('fails submissions cleanly during the outage, recovers by itself, completes every accepted job', async () => {

@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { makeJpeg, makePng, serveFiles } from '../support/media-fixtures';
-import { startPrivateRedis } from '../support/private-redis';
+import { createFaultStack, type FaultStack } from '../support/fault-stack';
 import { freePort } from '../support/test-app';
 import {
   apiCall,
   type ApiProcess,
   createTenant,
-  faultDatabaseUrl,
   type FaultTenant,
   freshDatabase,
   inspectorSession,
   jobStates,
-  killAll,
   median,
   type RawAnswer,
   rawRequest,
@@ -47,10 +42,9 @@ const CREDITS = 10_000_000;
 const PAUSE_MS = 50;
 
 describe(`fault: ${SOAK_SECONDS} s soak of mixed traffic`, () => {
-  let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
+  let stack: FaultStack;
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let files: Awaited<ReturnType<typeof serveFiles>>;
-  let storageDir: string;
   let db: Client;
   let api: ApiProcess;
   let tenant: FaultTenant;
@@ -59,23 +53,11 @@ describe(`fault: ${SOAK_SECONDS} s soak of mixed traffic`, () => {
   let inspector: Awaited<ReturnType<typeof inspectorSession>> | undefined;
 
   beforeAll(async () => {
-    database = await freshDatabase(faultDatabaseUrl('soak'));
-    redis = await startPrivateRedis();
-    files = await serveFiles({ 'photo.jpg': await makeJpeg(640, 480) });
+    stack = await createFaultStack('soak', { 'photo.jpg': await makeJpeg(640, 480) });
+    ({ database, files, db } = stack);
     png = await makePng(64, 48);
-    storageDir = await mkdtemp(join(tmpdir(), 'dropline-faults-soak-'));
     const inspectPort = await freePort();
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    api = await startApi({
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      STORAGE_DIR: storageDir,
-      SIGNING_SECRET: 'fault-tests-signing-secret',
-      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      WORKER_IN_PROCESS: 'true',
-      PUBLIC_RATE_LIMIT: '100000',
-    }, { nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
+    api = await startApi(stack.env({ WORKER_IN_PROCESS: 'true', PUBLIC_RATE_LIMIT: '100000' }), { nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
     inspector = await inspectorSession(inspectPort);
     tenant = await createTenant(database.url, { credits: CREDITS });
   });
@@ -83,12 +65,7 @@ describe(`fault: ${SOAK_SECONDS} s soak of mixed traffic`, () => {
   afterAll(async () => {
     stopped = true;
     inspector?.close();
-    await killAll();
-    await db?.end().catch(() => undefined);
-    await files?.close();
-    redis?.stop();
-    await database?.drop().catch(() => undefined);
-    if (storageDir) await rm(storageDir, { recursive: true, force: true });
+    await stack?.teardown();
   });
 
   it('answers no 5xx and keeps its RSS flat', async () => {

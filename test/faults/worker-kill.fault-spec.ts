@@ -1,19 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { makeJpeg, serveFiles } from '../support/media-fixtures';
-import { startPrivateRedis } from '../support/private-redis';
+import { createFaultStack, type FaultStack } from '../support/fault-stack';
 import {
   apiCall,
   type ApiProcess,
   createTenant,
-  faultDatabaseUrl,
   type FaultTenant,
   freshDatabase,
   jobStates,
-  killAll,
   ledgerProblems,
   type ServiceProcess,
   startApi,
@@ -33,10 +28,9 @@ const INPUT_DELAY_MS = 100;
 const CREDITS = 1000;
 
 describe('fault: worker killed with SIGKILL mid-queue', () => {
-  let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
+  let stack: FaultStack;
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let files: Awaited<ReturnType<typeof serveFiles>>;
-  let storageDir: string;
   let db: Client;
   let api: ApiProcess;
   let tenant: FaultTenant;
@@ -44,38 +38,20 @@ describe('fault: worker killed with SIGKILL mid-queue', () => {
   const workers: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    database = await freshDatabase(faultDatabaseUrl('worker_kill'));
-    redis = await startPrivateRedis();
+    stack = await createFaultStack('worker_kill', { 'photo.jpg': await makeJpeg(800, 600) });
+    ({ database, files, db } = stack);
     // Each input answers after 100 ms, so the worker always has jobs `running` to be killed in.
-    files = await serveFiles({ 'photo.jpg': await makeJpeg(800, 600) });
     const direct = files.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
     files.server.removeAllListeners('request');
     files.server.on('request', (req: IncomingMessage, res: ServerResponse) => void setTimeout(() => direct(req, res), INPUT_DELAY_MS));
-    storageDir = await mkdtemp(join(tmpdir(), 'dropline-faults-wk-'));
-    env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      STORAGE_DIR: storageDir,
-      SIGNING_SECRET: 'fault-tests-signing-secret',
-      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      WORKER_IN_PROCESS: 'false',
-      // A dead worker's job is picked up again ~4-6 s after the kill instead of ~30-60 s.
-      WORKER_LOCK_DURATION_MS: '4000',
-      WORKER_STALLED_INTERVAL_MS: '2000',
-    };
-    db = new Client({ connectionString: database.url });
-    await db.connect();
+    // A dead worker's job is picked up again ~4-6 s after the kill instead of ~30-60 s.
+    env = stack.env({ WORKER_IN_PROCESS: 'false', WORKER_LOCK_DURATION_MS: '4000', WORKER_STALLED_INTERVAL_MS: '2000' });
     api = await startApi(env);
     tenant = await createTenant(database.url, { credits: CREDITS });
   });
 
   afterAll(async () => {
-    await killAll();
-    await db?.end().catch(() => undefined);
-    await files?.close();
-    redis?.stop();
-    await database?.drop().catch(() => undefined);
-    if (storageDir) await rm(storageDir, { recursive: true, force: true });
+    await stack?.teardown();
   });
 
   it('all 200 jobs complete after kill -9 and a new worker; none left running; none charged twice', async () => {

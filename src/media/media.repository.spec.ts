@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { pngBomb } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
 import { MediaRepository } from './media.repository';
 
@@ -13,24 +13,6 @@ let jpeg: string; // 2725×2225
 let png: string; // 400×300 RGBA
 const repo = new MediaRepository();
 
-/** A PNG whose header claims width×height RGB pixels, with only one (zero) row of data: a few hundred bytes. */
-function pngBomb(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type RGB
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1 + width * 3))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 async function outDir(name: string): Promise<string> {
   return mkdtemp(join(dir, `${name}-`));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { expectError } from '../support/expect-error';
-import { type Answer, MiB, storedFiles, streamedForm } from '../support/intake';
+import { type Answer, MiB, postForm, storedFiles, streamedForm } from '../support/intake';
 import { waitForJob } from '../support/jobs';
 import { makeAudio, makeJpeg, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
@@ -31,21 +31,8 @@ describe('uploads', () => {
   });
 
   /** POST /v1/uploads with a body and headers of our choosing; a cut connection is status null. */
-  async function post(token: string, init: RequestInit & { duplex?: 'half' }): Promise<Answer> {
-    const started = Date.now();
-    try {
-      const res = await fetch(`${t.baseUrl}/v1/uploads`, { method: 'POST', ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as object) } });
-      const text = await res.text();
-      let body: any = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        /* not JSON */
-      }
-      return { status: res.status, body, headers: res.headers, ms: Date.now() - started };
-    } catch (error) {
-      return { status: null, body: undefined, error, ms: Date.now() - started };
-    }
+  function post(token: string, init: RequestInit & { duplex?: 'half' }): Promise<Answer> {
+    return postForm(`${t.baseUrl}/v1/uploads`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as object) } });
   }
 
   function fileForm(data: Buffer, name: string, type = 'application/octet-stream'): FormData {

@@ -65,10 +65,15 @@ export interface Answer {
 }
 
 /** POSTs to the public intake; a connection reset is reported as `status: null`, never thrown. */
-export async function send(t: TestApp, slug: string, init: RequestInit & { duplex?: 'half' }): Promise<Answer> {
+export function send(t: TestApp, slug: string, init: RequestInit & { duplex?: 'half' }): Promise<Answer> {
+  return postForm(`${t.baseUrl}/v1/public/drops/${slug}/submissions`, init);
+}
+
+/** POSTs a (multipart) body and decodes the answer; a cut connection is `status: null`, never thrown. */
+export async function postForm(url: string, init: RequestInit & { duplex?: 'half' }): Promise<Answer> {
   const started = Date.now();
   try {
-    const res = await fetch(`${t.baseUrl}/v1/public/drops/${slug}/submissions`, { method: 'POST', ...init });
+    const res = await fetch(url, { method: 'POST', ...init });
     const text = await res.text();
     let body: any = text;
     try {

@@ -122,10 +122,29 @@ function rssBytes(pid) {
   return m ? Number(m[1]) * 1024 : NaN;
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (100 ticks/s). */
+/**
+ * CPU time (user + system) a process and its live child processes (the API processes of a
+ * WEB_CONCURRENCY cluster) have used so far, in ms, from /proc/<pid>/stat (100 ticks/s).
+ */
 function cpuMs(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const own = (Number(fields[11]) + Number(fields[12])) * 10;
+  let children = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    // no children file (older kernels): the process alone
+  }
+  return (
+    own +
+    children.reduce((sum, child) => {
+      try {
+        return sum + cpuMs(Number(child));
+      } catch {
+        return sum; // exited meanwhile
+      }
+    }, 0)
+  );
 }
 
 /** Samples a process's RSS every `everyMs`; stop() returns { baseline, peak, growth } in bytes. */
@@ -181,16 +200,21 @@ async function cannonRounds(targets, { rounds, duration, ...opts }) {
   }
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  return Object.fromEntries(Object.entries(runs).map(([name, rs]) => [name, {
-    rps: mean(rs.map((r) => r.rps)),
-    p50: mean(rs.map((r) => r.p50)),
-    p99: mean(rs.map((r) => r.p99)),
-    total: sum(rs.map((r) => r.total)),
-    non2xx: sum(rs.map((r) => r.non2xx)),
-    errors: sum(rs.map((r) => r.errors)),
-    cpuMsPerRequest: mean(rs.map((r) => r.cpuMsPerRequest)),
-    rounds: rs,
-  }]));
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, rs]) => [
+      name,
+      {
+        rps: mean(rs.map((r) => r.rps)),
+        p50: mean(rs.map((r) => r.p50)),
+        p99: mean(rs.map((r) => r.p99)),
+        total: sum(rs.map((r) => r.total)),
+        non2xx: sum(rs.map((r) => r.non2xx)),
+        errors: sum(rs.map((r) => r.errors)),
+        cpuMsPerRequest: mean(rs.map((r) => r.cpuMsPerRequest)),
+        rounds: rs,
+      },
+    ]),
+  );
 }
 
 /** Throws when a load run got error answers or socket errors: its figures would be meaningless. */
@@ -226,6 +250,22 @@ const fmt = {
 };
 
 module.exports = {
-  ROOT, RESULTS_DIR, MiB, sleep, log, freePort, startProcess, stopAll, killAllNow, run, rssBytes, cpuMs, sampleRss, cannon,
-  cannonRounds, assertClean, apiClient, fmt,
+  ROOT,
+  RESULTS_DIR,
+  MiB,
+  sleep,
+  log,
+  freePort,
+  startProcess,
+  stopAll,
+  killAllNow,
+  run,
+  rssBytes,
+  cpuMs,
+  sampleRss,
+  cannon,
+  cannonRounds,
+  assertClean,
+  apiClient,
+  fmt,
 };

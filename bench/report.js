@@ -16,7 +16,10 @@ function machineFacts() {
     cpu: os.cpus()[0]?.model?.trim() ?? 'unknown',
     memGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     node: process.version,
-    loadavg: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    loadavg: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   };
 }
 
@@ -24,7 +27,10 @@ function markdownTable(rows, facts, quick) {
   const lines = [
     '| # | Benchmark | Dropline | Reference | Ratio | Target | Met |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r, i) => `| ${i + 1} | ${r.name} | ${r.error ? `**failed**: ${r.error.replace(/\|/g, '\\|').slice(0, 200)}` : r.service} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : '**no**'} |`),
+    ...rows.map(
+      (r, i) =>
+        `| ${i + 1} | ${r.name} | ${r.error ? `**failed**: ${r.error.replace(/\|/g, '\\|').slice(0, 200)}` : r.service} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : '**no**'} |`,
+    ),
     '',
     `${facts.date} · ${facts.nproc} CPUs (${facts.cpu}) · ${facts.memGiB} GiB RAM · Node ${facts.node} · load average at start ${facts.loadavg}${quick ? ' · **--quick run, not representative**' : ''}`,
   ];
@@ -38,9 +44,10 @@ function saveResults(table, rows, facts, { commitCopy }) {
   if (!commitCopy) return;
   const block = `${START}\n${table}\n${END}`;
   const current = fs.existsSync(COMMITTED) ? fs.readFileSync(COMMITTED, 'utf8') : '';
-  const next = current.includes(START) && current.includes(END)
-    ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
-    : `# Dropline benchmarks\n\nMeasured by \`npm run bench\` (bench/run.js).\n\n${block}\n`;
+  const next =
+    current.includes(START) && current.includes(END)
+      ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
+      : `# Dropline benchmarks\n\nMeasured by \`npm run bench\` (bench/run.js).\n\n${block}\n`;
   fs.writeFileSync(COMMITTED, next);
 }
 

@@ -5,7 +5,7 @@
  *
  *   npm run bench                        all four, full size (~1.5 min)
  *   npm run bench -- --quick             short runs, small upload (smoke test)
- *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list
+ *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
  *   npm run bench -- --save              also refresh the table in bench/RESULTS.md
  */
@@ -22,6 +22,9 @@ const SCENARIOS = {
   jobs: require('./scenarios/job-pipeline'),
   uploads: require('./scenarios/uploads'),
   list: require('./scenarios/submission-list'),
+  cluster: require('./scenarios/api-cluster'),
+  tus: require('./scenarios/tus-upload'),
+  zip: require('./scenarios/zip-download'),
 };
 const DATABASE = 'dropline_bench';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DATABASE}`;
@@ -46,12 +49,16 @@ async function recreateDatabase() {
 
 async function startRedis() {
   const port = await freePort();
-  const ping = () => run('redis-cli', ['-p', String(port), 'ping']).then((out) => out.includes('PONG'), () => false);
+  const ping = () =>
+    run('redis-cli', ['-p', String(port), 'ping']).then(
+      (out) => out.includes('PONG'),
+      () => false,
+    );
   await startProcess('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { ready: ping });
   return `redis://127.0.0.1:${port}`;
 }
 
-async function startService(tmpDir, redisUrl) {
+async function startService(tmpDir, redisUrl, extraEnv = {}, name = 'service') {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = {
@@ -64,9 +71,10 @@ async function startService(tmpDir, redisUrl) {
     STORAGE_DIR: path.join(tmpDir, 'files'),
     SIGNING_SECRET: randomBytes(24).toString('hex'),
     ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    ...extraEnv,
   };
   const profile = flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`] : [];
-  const app = await startProcess('service', process.execPath, [...profile, ...TS, 'src/main.ts'], { env, readyUrl: `${baseUrl}/readyz` });
+  const app = await startProcess(name, process.execPath, [...profile, ...TS, 'src/main.ts'], { env, readyUrl: `${baseUrl}/readyz` });
   const admin = async (...cli) => JSON.parse(await run(process.execPath, [...TS, 'src/cli/admin.ts', ...cli], { env }));
   const { account } = await admin('account:create', '--plan', 'bench', '--credits', '100000000');
   const { key } = await admin('key:create', '--account', account.id, '--scopes', SCOPES);
@@ -89,11 +97,17 @@ async function main() {
     const redisUrl = await startRedis();
     const { app, baseUrl, token } = await startService(tmpDir, redisUrl);
     const ctx = {
-      app, baseUrl, token, quick, tmpDir,
+      app,
+      baseUrl,
+      token,
+      quick,
+      tmpDir,
       api: apiClient(baseUrl, token),
       databaseUrl: DATABASE_URL,
       fixturePort: await freePort(),
       seconds: (s) => (quick ? Math.max(1, Math.ceil(s / 5)) : s),
+      /** Another instance of the service on the same database and Redis (the cluster row). */
+      startService: (env, name) => startService(tmpDir, redisUrl, env, name),
     };
     for (const key of chosen) {
       log(`— ${key}`);

@@ -8,7 +8,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const opts = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')));
+const opts = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith('--'))
+    .map((a) => a.slice(2).split('=')),
+);
 const [file, count = '25'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const fromUs = Number(opts.from ?? 0) * 1e6;
 const toUs = Number(opts.to ?? Infinity) * 1e6;

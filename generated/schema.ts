@@ -49,9 +49,57 @@ export type paths = {
         };
         /**
          * Get the calling key's account
-         * @description Any valid key may read its own account (plan and credit balance). Scope — none.
+         * @description Any valid key may read its own account: plan, credit balance and the plan's limits.
+         *     `webhookSecret` (the key webhooks are signed with) is present only for a key with the
+         *     `webhooks:read` scope. Scope — none.
          */
         get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the webhook signing secret
+         * @description Generates a new webhook secret and answers the account with it. For 24 hours
+         *     afterwards every delivery carries two signatures in `webhook-signature` (new secret,
+         *     then old), so receivers can switch at their pace; a second rotation within those 24
+         *     hours retires the oldest secret. Scope `webhooks:write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit movements
+         * @description Every change of the credit balance, newest first, cursor-paginated: `job_debit`
+         *     (negative, when a job is accepted), `job_refund` (positive, when a job fails, is
+         *     canceled or could not be queued) and `grant` (positive, credits added by an
+         *     administrator). Scope — none.
+         */
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -141,6 +189,37 @@ export type paths = {
          * @description Newest first, at most 100 per page, cursor-paginated, filterable by the three flags. Scope `drops:read`.
          */
         get: operations["listSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/drops/{slug}/submissions/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a drop's submissions as one ZIP
+         * @description Scope `drops:read`. A ZIP streamed as it is built (no `Content-Length`), with the same
+         *     filters as the list (`isRead`, `isStarred`, `isArchived`), oldest first. Entries are
+         *     stored, not re-compressed (media is compressed already); the archive switches to ZIP64
+         *     past 4 GiB. Names are the submissions' file names, de-duplicated as `name (2).ext`.
+         *     With `processed=true` a submission's converted file is taken where one exists, the
+         *     original otherwise. A drop without submissions gives an empty ZIP.
+         */
+        get: operations["downloadSubmissionsArchive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -264,12 +343,100 @@ export type paths = {
          *     present (400 `validation_failed`), the file fits `maxFileSizeMB` (413
          *     `file_too_large`, cut off while streaming, nothing kept), and its kind — sniffed from
          *     the bytes, not the client's MIME type — is allowed (415 `kind_not_allowed`).
+         *     One client address may have at most `PUBLIC_UPLOADS_PER_IP` (default 4) uploads in
+         *     progress at once: 429 `too_many_uploads` past that. An upload that sends no byte for
+         *     `UPLOAD_IDLE_TIMEOUT_S` (default 30 s) is cut off; nothing of it is kept.
          */
         post: operations["createPublicSubmission"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/public/drops/{slug}/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable (tus) upload to a drop
+         * @description tus 1.0 creation (and creation-with-upload). No authentication; rate-limited per client IP.
+         *     `Upload-Metadata` carries `filename` (required), `filetype`, `senderName`, `senderEmail`
+         *     and `message`, base64-encoded as tus requires. The single POST's rules apply here, before
+         *     anything is stored: the drop exists (404), is active (403 `drop_paused`), is not expired
+         *     (410 `drop_expired`), the sender fields are valid and present where the drop requires
+         *     them (400 `validation_failed`), and `Upload-Length` fits `maxFileSizeMB` (413
+         *     `file_too_large`). A deferred length (`Upload-Defer-Length`) is refused (400). The
+         *     kind is sniffed from the first bytes received (see the PATCH). The `Location` is
+         *     `/v1/public/drops/{slug}/tus/{id}` (absolute). An upload left incomplete expires after
+         *     `Upload-Expires` (24 h by default) and its bytes are removed.
+         */
+        post: operations["createDropTusUpload"];
+        delete?: never;
+        /**
+         * tus discovery for a drop
+         * @description The tus version and extensions this endpoint speaks (tus 1.0 core). No authentication.
+         */
+        options: operations["getDropTusOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/drops/{slug}/tus/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a tus upload
+         * @description tus termination. The stored bytes are removed. A finished upload cannot be cancelled (it is a submission now); an unknown one is 404.
+         */
+        delete: operations["deleteDropTusUpload"];
+        options?: never;
+        /**
+         * How much of a tus upload the server has
+         * @description tus core. `Upload-Offset` is where to resume. An upload of another drop, a finished (already delivered), removed or expired upload is 404.
+         */
+        head: operations["getDropTusUploadOffset"];
+        /**
+         * Send the next bytes of a tus upload
+         * @description tus core. The body (`Content-Type: application/offset+octet-stream`) is appended at
+         *     `Upload-Offset`, which must equal the server's offset (409 `offset_mismatch` otherwise).
+         *     The drop must still be active and unexpired (403 / 410). On the first bytes the kind is
+         *     sniffed from the content (not the client's type): a kind the drop does not accept is 415
+         *     `kind_not_allowed` and the upload is removed. More bytes than `Upload-Length` is 413.
+         *     The PATCH that brings the last byte creates the submission — exactly once, with the drop's
+         *     counters, webhook and auto-conversion as for the single POST — and its 204 carries
+         *     `Dropline-Submission-Id`. Bytes of an incomplete upload never count toward the drop.
+         */
+        patch: operations["appendDropTusUpload"];
         trace?: never;
     };
     "/d/{slug}": {
@@ -314,8 +481,12 @@ export type paths = {
         /**
          * Fetch a file through a signed URL
          * @description Served by the local storage driver. The URL is HMAC-SHA256-signed over the key, the
-         *     file name and the expiry; a tampered or expired URL is 403 `invalid_signature` /
-         *     `url_expired`. Supports `Range` requests. No bearer token: the signature is the credential.
+         *     file name, the expiry and the type; a tampered or expired URL is 403 `invalid_signature` /
+         *     `url_expired`. Supports `Range` (with `If-Range`) and conditional requests (`If-None-Match`,
+         *     `If-Modified-Since` → 304), and HEAD. No bearer token: the signature is the credential.
+         *     Always `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`; the
+         *     Content-Type is the file's type sniffed from its bytes at upload (`type`), or
+         *     `application/octet-stream` when it is unknown or one a browser would render as a page.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -346,6 +517,71 @@ export type paths = {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable (tus) upload to use as job input
+         * @description Scope `uploads:write`. tus 1.0 creation (and creation-with-upload); `Upload-Metadata` may
+         *     carry `filename`. `Upload-Length` over the plan's limit (free 25 MB, pro 500 MB, max 2 GB)
+         *     is 413 `file_too_large` before anything is stored; a deferred length is refused (400).
+         *     The last segment of the `Location` (`/v1/uploads/tus/upl_…`) is the upload's id: once
+         *     the last byte is stored it is usable as `input.fileId` and kept 24 hours, like
+         *     `POST /v1/uploads`. Incomplete uploads expire (`Upload-Expires`).
+         */
+        post: operations["createTusUpload"];
+        delete?: never;
+        /**
+         * tus discovery for job uploads
+         * @description The tus version and extensions this endpoint speaks (tus 1.0 core).
+         */
+        options: operations["getUploadTusOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/tus/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a tus upload
+         * @description Scope `uploads:write`. tus termination; the stored bytes are removed. A finished upload cannot be cancelled.
+         */
+        delete: operations["deleteTusUpload"];
+        options?: never;
+        /**
+         * How much of a tus upload the server has
+         * @description Scope `uploads:write`. tus core; another account's, a finished, removed or expired upload is 404.
+         */
+        head: operations["getTusUploadOffset"];
+        /**
+         * Send the next bytes of a tus upload
+         * @description Scope `uploads:write`. tus core: the body is appended at `Upload-Offset` (409
+         *     `offset_mismatch` when it is not the server's offset; 413 past `Upload-Length`). The PATCH
+         *     that brings the last byte creates the upload row, and the id becomes usable as `input.fileId`.
+         */
+        patch: operations["appendTusUpload"];
         trace?: never;
     };
     "/v1/tools": {
@@ -385,10 +621,12 @@ export type paths = {
          * Submit a job
          * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
          *     (video-convert), `audio:write` (audio-compress). Checks after authentication, in order:
-         *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (option values; unknown
-         *     option keys are ignored), 403 `insufficient_scope`, 403 `plan_not_eligible` (a
-         *     `webhookUrl` on the free plan), idempotency replay (200/202 with the original body) or
-         *     409 `idempotency_conflict`, 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
+         *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
+         *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
+         *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
+         *     idempotency replay (200/202 with the original body) or 409 `idempotency_conflict`, 400
+         *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
+         *     WAV sent to image-resize), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel.
          */
@@ -462,10 +700,12 @@ export type paths = {
          * Submit a job
          * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
          *     (video-convert), `audio:write` (audio-compress). Checks after authentication, in order:
-         *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (option values; unknown
-         *     option keys are ignored), 403 `insufficient_scope`, 403 `plan_not_eligible` (a
-         *     `webhookUrl` on the free plan), idempotency replay (200/202 with the original body) or
-         *     409 `idempotency_conflict`, 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
+         *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
+         *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
+         *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
+         *     idempotency replay (200/202 with the original body) or 409 `idempotency_conflict`, 400
+         *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
+         *     WAV sent to image-resize), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel. Alias of the `/v1` operation.
          */
@@ -571,8 +811,7 @@ export type components = {
     schemas: {
         Error: {
             error: {
-                /** @description Stable machine-readable code. */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 /** @description Human-readable explanation. */
                 message: string;
                 details?: {
@@ -581,6 +820,55 @@ export type components = {
                 }[];
             };
         };
+        /**
+         * @description Stable machine-readable error code. The HTTP status of each:
+         *     - `bad_request` — 400: the request is malformed (e.g. its URL)
+         *     - `invalid_json` — 400: the body is not valid JSON
+         *     - `validation_failed` — 400: a parameter or the body breaks the schema; `details` names each problem
+         *     - `invalid_multipart` — 400: the multipart body is malformed or exceeds its part limits
+         *     - `unknown_tool` — 400: `tool` names no tool of `GET /v1/tools`
+         *     - `missing_input` — 400: neither `input.url` nor `input.fileId` is given
+         *     - `unsupported_input` — 400: the uploaded `input.fileId` is of another kind than the tool takes
+         *     - `unauthorized` — 401: no Authorization header, or not "Bearer <key>"
+         *     - `invalid_key` — 401: the API key is not recognized
+         *     - `revoked` — 401: the API key was revoked
+         *     - `expired` — 401: the API key has expired
+         *     - `insufficient_credits` — 402: the account has too few credits for this job
+         *     - `spend_cap_reached` — 402: the key's daily or monthly spend cap would be exceeded
+         *     - `forbidden` — 403: refused, with no more specific code
+         *     - `ip_not_allowed` — 403: the client IP is outside the key's allowlist
+         *     - `insufficient_scope` — 403: the key lacks the scope this operation needs
+         *     - `plan_not_eligible` — 403: the account's plan does not include this feature
+         *     - `drop_paused` — 403: the drop is paused
+         *     - `invalid_signature` — 403: the download URL is invalid or was altered
+         *     - `url_expired` — 403: the download URL has expired
+         *     - `not_found` — 404: no such resource (or route), or not yours
+         *     - `method_not_allowed` — 405: the route does not accept this method
+         *     - `conflict` — 409: the request conflicts with the current state
+         *     - `offset_mismatch` — 409: a tus PATCH's `Upload-Offset` is not the server's offset (ask with HEAD)
+         *     - `slug_taken` — 409: another drop has this slug
+         *     - `processed_unavailable` — 409: the submission has no processed file
+         *     - `idempotency_conflict` — 409: the idempotency key was used with another body
+         *     - `cannot_cancel` — 409: the job is no longer queued
+         *     - `drop_expired` — 410: the drop stopped accepting files
+         *     - `upload_expired` — 410: the tus upload expired before it was completed
+         *     - `tus_version_unsupported` — 412: the tus request has no `Tus-Resumable: 1.0.0`
+         *     - `invalid_tus_request` — 400 (403 for a missing `Upload-Offset` or `Content-Type`, as tus answers): a tus header is missing or malformed (e.g. `Upload-Offset`, `Content-Type`)
+         *     - `checksum_mismatch` — 460: the tus chunk's checksum does not match
+         *     - `body_too_large` — 413: the request body is too large
+         *     - `file_too_large` — 413: the file exceeds the drop's or the plan's limit
+         *     - `unsupported_media_type` — 415: this Content-Type is not accepted here
+         *     - `kind_not_allowed` — 415: the drop does not accept this kind of file
+         *     - `range_not_satisfiable` — 416: the requested byte range is outside the file
+         *     - `rate_limited` — 429: too many requests; see Retry-After
+         *     - `too_many_uploads` — 429: this client address already has `PUBLIC_UPLOADS_PER_IP` public uploads in progress
+         *     - `concurrency_exceeded` — 429: the account has its plan's maximum of jobs in flight
+         *     - `internal_error` — 500: an unexpected error, logged on our side
+         *     - `enqueue_failed` — 500: the job could not be queued; its credits were refunded and no job kept
+         *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -597,13 +885,46 @@ export type components = {
         };
         /** @enum {string} */
         Plan: "free" | "pro" | "max";
+        PlanLimits: {
+            /** @description Token-bucket rate per API key. */
+            requestsPerSecond: number;
+            /** @description Queued plus running jobs at once. */
+            inFlightJobs: number;
+            /** @description Largest upload or drop file. */
+            maxFileSizeMB: number;
+            /** @description Whether jobs may take a `webhookUrl`. */
+            jobWebhooks: boolean;
+        };
         Account: {
             /** @example acc_4f2k9d8s7a6q5w3e */
             id: string;
             plan: components["schemas"]["Plan"];
             creditBalance: number;
+            limits: components["schemas"]["PlanLimits"];
+            /** @description Only for a key with `webhooks:read`. Webhooks are signed with it (Standard Webhooks). */
+            webhookSecret?: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        AccountEnvelope: {
+            account: components["schemas"]["Account"];
+        };
+        /** @enum {string} */
+        LedgerReason: "job_debit" | "job_refund" | "grant";
+        LedgerEntry: {
+            /** @example 41 */
+            id: string;
+            /** @description Credits added (positive) or taken (negative). */
+            amount: number;
+            reason: components["schemas"]["LedgerReason"];
+            /** @description The job debited or refunded; null for a grant. */
+            jobId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        LedgerEntryList: {
+            entries: components["schemas"]["LedgerEntry"][];
+            nextCursor: string | null;
         };
         /** @enum {string} */
         DropKind: "any" | "image" | "video" | "audio" | "document";
@@ -706,6 +1027,16 @@ export type components = {
         /** @enum {string} */
         SubmissionStatus: "ready" | "processing" | "failed";
         Submission: {
+            /**
+             * @description Why the drop's automatic processing did not happen — `insufficient_credits` when the
+             *     owner's credits are used up (the file is kept as sent, `status: ready`) — or, with
+             *     `status: failed`, why it failed. Null otherwise.
+             */
+            processingError: {
+                /** @example insufficient_credits */
+                code: string;
+                message: string;
+            } | null;
             /** @example sub_7Gq2LmZ0aB3dE5fH */
             id: string;
             dropId: string;
@@ -806,31 +1137,36 @@ export type components = {
         };
         /** @description Width and/or height in pixels (at least one). `maintainAspectRatio` (default true) fits inside the box; false stretches to it. Output keeps the input's format. */
         ImageResizeOptions: {
-            width?: number;
+            width: number;
             height?: number;
             /** @default true */
-            maintainAspectRatio: boolean;
-        } | unknown | unknown;
+            maintainAspectRatio?: boolean;
+        } | {
+            width?: number;
+            height: number;
+            /** @default true */
+            maintainAspectRatio?: boolean;
+        };
         ImageConvertOptions: {
             /**
              * @default webp
              * @enum {string}
              */
-            format: "jpeg" | "png" | "webp" | "avif" | "tiff" | "gif";
+            format?: "jpeg" | "png" | "webp" | "avif" | "tiff" | "gif";
             /** @default 80 */
-            quality: number;
+            quality?: number;
         };
         VideoConvertOptions: {
             /**
              * @default mp4
              * @enum {string}
              */
-            format: "mp4" | "webm" | "mov";
+            format?: "mp4" | "webm" | "mov";
             /**
              * @default medium
              * @enum {string}
              */
-            quality: "low" | "medium" | "high";
+            quality?: "low" | "medium" | "high";
         };
         /** @description Output is MP3 at the given bitrate. */
         AudioCompressOptions: {
@@ -838,35 +1174,127 @@ export type components = {
              * @description 32k to 320k.
              * @default 128k
              */
-            bitrate: string;
+            bitrate?: string;
         };
         /** @description Exactly one of `url` (http or https, fetched with SSRF protection) or `fileId` (an upload of the same account). */
         JobInput: {
             url?: string;
             fileId?: string;
         };
-        JobCreate: {
-            /** @description A tool slug from `GET /v1/tools`; any other is 400 `unknown_tool`. */
-            tool: string;
+        /**
+         * @description A job request; `tool` decides which `options` apply (one schema per tool). An unknown
+         *     `tool` is 400 `unknown_tool`. Unknown keys inside `options` are ignored at run time
+         *     (the typed client refuses them at compile time).
+         */
+        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"];
+        /**
+         * @description Resize an image (scope `image:write`, 1 credit).
+         * @example {
+         *       "tool": "image-resize",
+         *       "input": {
+         *         "fileId": "upl_9fK2mQ7zXc4vB1nL"
+         *       },
+         *       "options": {
+         *         "width": 320
+         *       }
+         *     }
+         */
+        ImageResizeJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "image-resize";
+            options?: components["schemas"]["ImageResizeOptions"];
             input?: components["schemas"]["JobInput"];
-            /** @description Tool-specific, see the `*Options` schemas. Unknown keys are ignored. */
-            options?: {
-                [key: string]: unknown;
-            };
-            /**
-             * Format: uri
-             * @description Pro and Max plans only.
-             */
-            webhookUrl?: string;
-            /**
-             * @description Makes the submission safe to retry for 24 hours, per API key (the `Idempotency-Key`
-             *     header does the same; the body wins). A replay with the same body returns the original
-             *     status and body and queues and charges nothing; another body with the same key is 409
-             *     `idempotency_conflict`. Only accepted jobs are remembered: a refused request (402, 429,
-             *     500) may be retried with the same key.
-             */
-            idempotencyKey?: string;
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
         };
+        /**
+         * @description Convert an image to another format (scope `image:write`, 1 credit).
+         * @example {
+         *       "tool": "image-convert",
+         *       "input": {
+         *         "fileId": "upl_9fK2mQ7zXc4vB1nL"
+         *       },
+         *       "options": {
+         *         "format": "webp",
+         *         "quality": 75
+         *       }
+         *     }
+         */
+        ImageConvertJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "image-convert";
+            options?: components["schemas"]["ImageConvertOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description Transcode a video (scope `video:write`, 5 credits).
+         * @example {
+         *       "tool": "video-convert",
+         *       "input": {
+         *         "url": "https://files.example.com/clip.mov"
+         *       },
+         *       "options": {
+         *         "format": "mp4",
+         *         "quality": "medium"
+         *       },
+         *       "webhookUrl": "https://hooks.example.com/dropline"
+         *     }
+         */
+        VideoConvertJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "video-convert";
+            options?: components["schemas"]["VideoConvertOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description Re-encode audio as MP3 (scope `audio:write`, 2 credits).
+         * @example {
+         *       "tool": "audio-compress",
+         *       "input": {
+         *         "fileId": "upl_2hT8vR1kWq6zLp0s"
+         *       },
+         *       "options": {
+         *         "bitrate": "96k"
+         *       }
+         *     }
+         */
+        AudioCompressJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "audio-compress";
+            options?: components["schemas"]["AudioCompressOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * Format: uri
+         * @description Where `job.completed` / `job.failed` is sent. Pro and Max plans only.
+         */
+        JobWebhookUrl: string;
+        /**
+         * @description Makes the submission safe to retry for 24 hours, per API key (the `Idempotency-Key`
+         *     header does the same; the body wins). A replay with the same body returns the original
+         *     status and body and queues and charges nothing; another body with the same key is 409
+         *     `idempotency_conflict`. Only accepted jobs are remembered: a refused request (402, 429,
+         *     500) may be retried with the same key.
+         */
+        IdempotencyKeyValue: string;
         /** @enum {string} */
         JobState: "queued" | "running" | "completed" | "failed" | "canceled";
         JobAccepted: {
@@ -906,7 +1334,10 @@ export type components = {
             progress: number;
             result: components["schemas"]["JobResult"];
             error: components["schemas"]["JobError"];
+            /** @description Credits debited when the job was accepted. */
             cost: number;
+            /** @description True once `cost` was given back (the job failed or was canceled); spend caps still count it. */
+            refunded: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -924,6 +1355,35 @@ export type components = {
             nextCursor: string | null;
         };
         /** @enum {string} */
+        WebhookEventType: "submission.created" | "submission.processed" | "job.completed" | "job.failed";
+        /** @description The body of `submission.created` and `submission.processed`. */
+        SubmissionWebhookEvent: {
+            /** @enum {string} */
+            type: "submission.created" | "submission.processed";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                drop: {
+                    slug: components["schemas"]["DropSlug"];
+                    name: string;
+                };
+                submission: components["schemas"]["Submission"];
+            };
+        };
+        /** @description The body of `job.completed` and `job.failed`; `data.job` is what `GET /v1/jobs/{id}` answers. */
+        JobWebhookEvent: {
+            /** @enum {string} */
+            type: "job.completed" | "job.failed";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
         WebhookAttempt: {
             /** Format: date-time */
@@ -934,8 +1394,7 @@ export type components = {
         };
         WebhookDelivery: {
             id: string;
-            /** @enum {string} */
-            eventType: "submission.created" | "submission.processed" | "job.completed" | "job.failed";
+            eventType: components["schemas"]["WebhookEventType"];
             url: string;
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempts: components["schemas"]["WebhookAttempt"][];
@@ -956,6 +1415,11 @@ export type components = {
         /** @description The job is queued (or, for an idempotent replay, the original answer). */
         JobAccepted: {
             headers: {
+                /**
+                 * @description Where to poll the job (its `statusUrl`).
+                 * @example /v1/jobs/job_0000000000000000
+                 */
+                Location?: string;
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -991,7 +1455,8 @@ export type components = {
         };
         /**
          * @description Invalid request: `validation_failed` (with `details`), `invalid_json`,
-         *     `invalid_multipart` (a malformed multipart body), `unknown_tool`, `missing_input`.
+         *     `invalid_multipart` (a malformed multipart body), `unknown_tool`, `missing_input`,
+         *     `unsupported_input`.
          */
         BadRequest: {
             headers: {
@@ -1086,6 +1551,40 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `offset_mismatch`: `Upload-Offset` is not the server's offset; ask with HEAD and resume from there. */
+        TusOffsetConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "offset_mismatch",
+                 *         "message": "Upload-Offset conflict"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `tus_version_unsupported`: the request has no `Tus-Resumable: 1.0.0`. */
+        TusPreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "tus_version_unsupported",
+                 *         "message": "Tus-Resumable Required"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `slug_taken`, `processed_unavailable`, `cannot_cancel`, `idempotency_conflict`. */
         Conflict: {
             headers: {
@@ -1163,7 +1662,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `rate_limited` or `concurrency_exceeded`. */
+        /** @description `rate_limited`, `concurrency_exceeded` or (public uploads) `too_many_uploads`. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1204,6 +1703,48 @@ export type components = {
     };
     parameters: {
         /**
+         * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+         * @example 1.0.0
+         */
+        TusResumable: string;
+        /**
+         * @description The upload's total size in bytes.
+         * @example 22
+         */
+        UploadLength: string;
+        /**
+         * @description Where these bytes go; must equal the server's offset (from HEAD).
+         * @example 0
+         */
+        UploadOffset: string;
+        /**
+         * @description tus metadata: comma-separated `key base64(value)` pairs.
+         * @example filename bm90ZXMudHh0
+         */
+        UploadMetadata: string;
+        /**
+         * @description The upload id (the last segment of the creation's `Location`).
+         * @example obj_0000000000000000
+         */
+        TusUploadId: string;
+        /**
+         * @description The event's id (`msg_…`), the same on every attempt and replay; use it to drop duplicates.
+         * @example msg_0000000000000000
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description Unix seconds of this attempt; reject messages too far from your clock (the standardwebhooks libraries allow 5 minutes).
+         * @example 1795372200
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`
+         *     keyed with the account's webhook secret (the base64 part after `whsec_`). Two signatures
+         *     for 24 hours after a rotation (new secret, old secret); accept the message if any matches.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignatureHeader: string;
+        /**
          * @description The drop's slug.
          * @example launch-assets
          */
@@ -1240,6 +1781,24 @@ export type components = {
         };
     };
     headers: {
+        /** @description The tus protocol version, always `1.0.0`. */
+        TusResumable: string;
+        /** @description Protocol versions supported. */
+        TusVersion: string;
+        /** @description tus extensions supported. */
+        TusExtension: string;
+        /** @description The upload's URL (absolute); its last segment is the upload id. */
+        TusLocation: string;
+        /** @description Bytes of the upload the server has stored. */
+        UploadOffset: number;
+        /** @description The upload's total size in bytes. */
+        UploadLengthHeader: number;
+        /** @description The metadata given at creation (tus encoding). */
+        UploadMetadataHeader: string;
+        /** @description When an incomplete upload expires (RFC 9110 date); its bytes are removed after it. */
+        UploadExpires: string;
+        /** @description `no-store` */
+        NoStore: string;
         /** @description Requests per second this key may make. */
         RateLimitLimit: number;
         /** @description Requests left in the current window. */
@@ -1343,11 +1902,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        account: components["schemas"]["Account"];
-                    };
+                    /**
+                     * @example {
+                     *       "account": {
+                     *         "id": "acc_4f2k9d8s7a6q5w3e",
+                     *         "plan": "pro",
+                     *         "creditBalance": 993,
+                     *         "limits": {
+                     *           "requestsPerSecond": 20,
+                     *           "inFlightJobs": 10,
+                     *           "maxFileSizeMB": 500,
+                     *           "jobWebhooks": true
+                     *         },
+                     *         "webhookSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *         "createdAt": "2026-11-22T18:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountEnvelope"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account with its new secret. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ledger entries. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "42",
+                     *           "amount": 1,
+                     *           "reason": "job_refund",
+                     *           "jobId": "job_3Hk9sLq2Wm7Zx0Pc",
+                     *           "createdAt": "2026-11-22T18:30:02.000Z"
+                     *         },
+                     *         {
+                     *           "id": "41",
+                     *           "amount": -1,
+                     *           "reason": "job_debit",
+                     *           "jobId": "job_3Hk9sLq2Wm7Zx0Pc",
+                     *           "createdAt": "2026-11-22T18:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LedgerEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -1427,6 +2081,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1541,6 +2196,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1578,6 +2234,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    downloadSubmissionsArchive: {
+        parameters: {
+            query?: {
+                isRead?: boolean;
+                isStarred?: boolean;
+                isArchived?: boolean;
+                processed?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="<slug>.zip"` */
+                    "Content-Disposition"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1700,6 +2397,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1809,6 +2507,240 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    createDropTusUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+                /**
+                 * @description The upload's total size in bytes.
+                 * @example 22
+                 */
+                "Upload-Length"?: components["parameters"]["UploadLength"];
+                /**
+                 * @description tus metadata: comma-separated `key base64(value)` pairs.
+                 * @example filename bm90ZXMudHh0
+                 */
+                "Upload-Metadata"?: components["parameters"]["UploadMetadata"];
+            };
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload was created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["TusLocation"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    "Upload-Expires": components["headers"]["UploadExpires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["TusPreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDropTusOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the server supports. */
+            204: {
+                headers: {
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    "Tus-Version": components["headers"]["TusVersion"];
+                    "Tus-Extension": components["headers"]["TusExtension"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDropTusUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+            };
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload and its bytes are gone. */
+            204: {
+                headers: {
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["TusPreconditionFailed"];
+        };
+    };
+    getDropTusUploadOffset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+            };
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's state. */
+            200: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    "Upload-Length": components["headers"]["UploadLengthHeader"];
+                    "Upload-Metadata": components["headers"]["UploadMetadataHeader"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such upload on this drop (an empty body, as HEAD has none). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The upload expired (an empty body, as HEAD has none). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Tus-Resumable` missing or not 1.0.0. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appendDropTusUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+                /**
+                 * @description Where these bytes go; must equal the server's offset (from HEAD).
+                 * @example 0
+                 */
+                "Upload-Offset"?: components["parameters"]["UploadOffset"];
+            };
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The bytes were stored. While the upload is incomplete the answer also carries `Upload-Expires`. */
+            204: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    /** @description On the PATCH that completed the upload, the submission it became. */
+                    "Dropline-Submission-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["TusOffsetConflict"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["TusPreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     getDropPage: {
         parameters: {
             query?: never;
@@ -1862,6 +2794,11 @@ export interface operations {
                  * @example AAAA
                  */
                 sig: string;
+                /**
+                 * @description The file's sniffed media type, sent as Content-Type (signed like the rest).
+                 * @example image/png
+                 */
+                type?: string;
             };
             header?: {
                 Range?: string;
@@ -1886,6 +2823,7 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description The requested byte range. */
@@ -1896,7 +2834,15 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                    "*/*": string;
                 };
+            };
+            /** @description Not modified — the `If-None-Match` ETag or the `If-Modified-Since` date still matches. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
@@ -1934,6 +2880,212 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createTusUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+                /**
+                 * @description The upload's total size in bytes.
+                 * @example 22
+                 */
+                "Upload-Length"?: components["parameters"]["UploadLength"];
+                /**
+                 * @description tus metadata: comma-separated `key base64(value)` pairs.
+                 * @example filename bm90ZXMudHh0
+                 */
+                "Upload-Metadata"?: components["parameters"]["UploadMetadata"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload was created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["TusLocation"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    "Upload-Expires": components["headers"]["UploadExpires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            412: components["responses"]["TusPreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getUploadTusOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the server supports. */
+            204: {
+                headers: {
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    "Tus-Version": components["headers"]["TusVersion"];
+                    "Tus-Extension": components["headers"]["TusExtension"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deleteTusUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+            };
+            path: {
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload and its bytes are gone. */
+            204: {
+                headers: {
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["TusPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTusUploadOffset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+            };
+            path: {
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's state. */
+            200: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    "Upload-Length": components["headers"]["UploadLengthHeader"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No or an invalid API key (an empty body, as HEAD has none). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such upload for this account (an empty body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Tus-Resumable` missing or not 1.0.0. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appendTusUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+                /**
+                 * @description Where these bytes go; must equal the server's offset (from HEAD).
+                 * @example 0
+                 */
+                "Upload-Offset"?: components["parameters"]["UploadOffset"];
+            };
+            path: {
+                /**
+                 * @description The upload id (the last segment of the creation's `Location`).
+                 * @example obj_0000000000000000
+                 */
+                id: components["parameters"]["TusUploadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The bytes were stored. While the upload is incomplete the answer also carries `Upload-Expires`. */
+            204: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["TusOffsetConflict"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["TusPreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2004,6 +3156,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2091,6 +3244,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

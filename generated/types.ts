@@ -2,10 +2,16 @@
 import type { components, operations } from './schema';
 
 export type Error = components['schemas']['Error'];
+export type ErrorCode = components['schemas']['ErrorCode'];
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
 export type Plan = components['schemas']['Plan'];
+export type PlanLimits = components['schemas']['PlanLimits'];
 export type Account = components['schemas']['Account'];
+export type AccountEnvelope = components['schemas']['AccountEnvelope'];
+export type LedgerReason = components['schemas']['LedgerReason'];
+export type LedgerEntry = components['schemas']['LedgerEntry'];
+export type LedgerEntryList = components['schemas']['LedgerEntryList'];
 export type DropKind = components['schemas']['DropKind'];
 export type FileKind = components['schemas']['FileKind'];
 export type ConvertFormat = components['schemas']['ConvertFormat'];
@@ -38,6 +44,12 @@ export type VideoConvertOptions = components['schemas']['VideoConvertOptions'];
 export type AudioCompressOptions = components['schemas']['AudioCompressOptions'];
 export type JobInput = components['schemas']['JobInput'];
 export type JobCreate = components['schemas']['JobCreate'];
+export type ImageResizeJobCreate = components['schemas']['ImageResizeJobCreate'];
+export type ImageConvertJobCreate = components['schemas']['ImageConvertJobCreate'];
+export type VideoConvertJobCreate = components['schemas']['VideoConvertJobCreate'];
+export type AudioCompressJobCreate = components['schemas']['AudioCompressJobCreate'];
+export type JobWebhookUrl = components['schemas']['JobWebhookUrl'];
+export type IdempotencyKeyValue = components['schemas']['IdempotencyKeyValue'];
 export type JobState = components['schemas']['JobState'];
 export type JobAccepted = components['schemas']['JobAccepted'];
 export type JobResult = components['schemas']['JobResult'];
@@ -45,13 +57,16 @@ export type JobError = components['schemas']['JobError'];
 export type Job = components['schemas']['Job'];
 export type JobEnvelope = components['schemas']['JobEnvelope'];
 export type JobList = components['schemas']['JobList'];
+export type WebhookEventType = components['schemas']['WebhookEventType'];
+export type SubmissionWebhookEvent = components['schemas']['SubmissionWebhookEvent'];
+export type JobWebhookEvent = components['schemas']['JobWebhookEvent'];
 export type WebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
 export type WebhookAttempt = components['schemas']['WebhookAttempt'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryEnvelope = components['schemas']['WebhookDeliveryEnvelope'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 
-export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropPage' | 'downloadFile' | 'createUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
+export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
 
 export interface OperationInfo {
   operationId: OperationId;
@@ -80,6 +95,20 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "operationId": "getAccount",
     "method": "GET",
     "path": "/v1/account",
+    "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "rotateWebhookSecret",
+    "method": "POST",
+    "path": "/v1/account/webhook-secret/rotate",
+    "scope": "webhooks:write",
+    "public": false
+  },
+  {
+    "operationId": "listLedgerEntries",
+    "method": "GET",
+    "path": "/v1/account/ledger",
     "scope": null,
     "public": false
   },
@@ -126,6 +155,13 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "public": false
   },
   {
+    "operationId": "downloadSubmissionsArchive",
+    "method": "GET",
+    "path": "/v1/drops/{slug}/submissions/archive",
+    "scope": "drops:read",
+    "public": false
+  },
+  {
     "operationId": "getSubmission",
     "method": "GET",
     "path": "/v1/drops/{slug}/submissions/{id}",
@@ -168,6 +204,41 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "public": true
   },
   {
+    "operationId": "getDropTusOptions",
+    "method": "OPTIONS",
+    "path": "/v1/public/drops/{slug}/tus",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "createDropTusUpload",
+    "method": "POST",
+    "path": "/v1/public/drops/{slug}/tus",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "getDropTusUploadOffset",
+    "method": "HEAD",
+    "path": "/v1/public/drops/{slug}/tus/{id}",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "appendDropTusUpload",
+    "method": "PATCH",
+    "path": "/v1/public/drops/{slug}/tus/{id}",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "deleteDropTusUpload",
+    "method": "DELETE",
+    "path": "/v1/public/drops/{slug}/tus/{id}",
+    "scope": null,
+    "public": true
+  },
+  {
     "operationId": "getDropPage",
     "method": "GET",
     "path": "/d/{slug}",
@@ -185,6 +256,41 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "operationId": "createUpload",
     "method": "POST",
     "path": "/v1/uploads",
+    "scope": "uploads:write",
+    "public": false
+  },
+  {
+    "operationId": "getUploadTusOptions",
+    "method": "OPTIONS",
+    "path": "/v1/uploads/tus",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "createTusUpload",
+    "method": "POST",
+    "path": "/v1/uploads/tus",
+    "scope": "uploads:write",
+    "public": false
+  },
+  {
+    "operationId": "getTusUploadOffset",
+    "method": "HEAD",
+    "path": "/v1/uploads/tus/{id}",
+    "scope": "uploads:write",
+    "public": false
+  },
+  {
+    "operationId": "appendTusUpload",
+    "method": "PATCH",
+    "path": "/v1/uploads/tus/{id}",
+    "scope": "uploads:write",
+    "public": false
+  },
+  {
+    "operationId": "deleteTusUpload",
+    "method": "DELETE",
+    "path": "/v1/uploads/tus/{id}",
     "scope": "uploads:write",
     "public": false
   },

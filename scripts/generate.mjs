@@ -14,7 +14,8 @@ const header = '// GENERATED from openapi.yaml by `npm run generate`. Do not edi
 
 mkdirSync(out, { recursive: true });
 
-const ast = await openapiTS(spec, { alphabetize: false, exportType: true });
+// defaultNonNullable off: an option with a default (quality, format) is still optional to send.
+const ast = await openapiTS(spec, { alphabetize: false, exportType: true, defaultNonNullable: false });
 writeFileSync(join(out, 'schema.ts'), header + astToString(ast));
 
 // Named aliases for every component schema, so code imports `Drop` rather than components['schemas']['Drop'].
@@ -22,7 +23,7 @@ const schemaNames = Object.keys(spec.components.schemas);
 const aliases = schemaNames.map((n) => `export type ${n} = components['schemas']['${n}'];`).join('\n');
 
 // The operation table: id, method, path, scope and whether it is public.
-const methods = ['get', 'post', 'put', 'patch', 'delete'];
+const methods = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete'];
 const operations = [];
 for (const [path, item] of Object.entries(spec.paths)) {
   for (const method of methods) {

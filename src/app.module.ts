@@ -4,6 +4,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import { ContractModule } from './contract/contract.module';
+import { OperationBindingModule } from './contract/operation-binding.module';
 import { DatabaseModule } from './database/database.module';
 import { DropPageModule } from './drop-page/drop-page.module';
 import { DropsModule } from './drops/drops.module';
@@ -16,9 +17,12 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkerModule } from './worker/worker.module';
 import { CreditsModule } from './credits/credits.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LoggingModule } from './logging/logging.module';
+import { createRootLogger } from './logging/root-logger';
 import { MetricsModule } from './metrics/metrics.module';
 import { ToolsModule } from './tools/tools.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { TusModule } from './tus/tus.module';
 
 /** Shared infrastructure: config, contract, Postgres, Redis. Both the API and the worker import it. */
 @Module({
@@ -30,11 +34,12 @@ export class CoreModule {}
 /** The HTTP API. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logStream?: NodeJS.WritableStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        LoggingModule.forRoot(createRootLogger(config, 1, logStream)),
         CoreModule,
         AuthModule,
         AccountsModule,
@@ -45,8 +50,10 @@ export class AppModule {
         CreditsModule,
         ToolsModule,
         UploadsModule,
+        TusModule,
         JobsModule,
         MetricsModule,
+        OperationBindingModule,
         ...(config.WORKER_IN_PROCESS === 'true' ? [WorkerModule] : []),
       ],
       controllers: [HealthController],
@@ -58,6 +65,6 @@ export class AppModule {
 @Module({})
 export class WorkerRootModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerRootModule, imports: [ConfigModule.forRoot(config), CoreModule, WorkerModule] };
+    return { module: WorkerRootModule, imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(createRootLogger(config)), CoreModule, WorkerModule] };
   }
 }

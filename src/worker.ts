@@ -1,22 +1,37 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { jsonLogger } from './app.factory';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { WorkerRootModule } from './app.module';
-import { loadConfig } from './config/config';
+import { type AppConfig, loadConfig } from './config/config';
+import { createRootLogger, nestLoggerOver } from './logging/root-logger';
 import { migrate } from './database/data-source';
+import { OutageLog } from './lifecycle/outage-log';
+import { ProcessLifecycle, reportFatal } from './lifecycle/process-lifecycle';
+import { serveWorkerMetrics } from './metrics/worker-metrics-server';
 
 /** `npm run start:worker`: queue consumers only. Run as many as the machine allows. */
 async function main(): Promise<void> {
-  const config = loadConfig();
-  await migrate(config.DATABASE_URL);
-  const app = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { logger: jsonLogger(config) });
-  app.enableShutdownHooks();
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    reportFatal(err);
+  }
+  // Logs before the app exists (an outage at start) are JSON lines too.
+  Logger.overrideLogger(nestLoggerOver(createRootLogger(config)));
+  const lifecycle = new ProcessLifecycle(config.SHUTDOWN_TIMEOUT_S);
+  await lifecycle.untilReachable(OutageLog.of('Postgres', 'DATABASE_URL', config.DATABASE_URL), () => migrate(config.DATABASE_URL));
+  const app = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(PinoNestLogger));
+  // Job and webhook metrics count in the process running the workers: this one serves them itself.
+  const metrics = config.WORKER_METRICS_PORT ? await serveWorkerMetrics(config, config.WORKER_METRICS_PORT) : undefined;
+  lifecycle.started(async () => {
+    await metrics?.close();
+    await app.close();
+  });
   // The one line saying the queue consumers run (operators and the fault tests wait for it).
   new Logger('Worker').log('Worker ready: consuming the media and webhook queues');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().catch(reportFatal);

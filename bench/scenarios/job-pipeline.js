@@ -19,10 +19,16 @@ const ROUNDS = 2;
 /** A photo-like JPEG: smooth colour blobs (upscaled noise) with fine grain, ~1 MB like sharp's test photo. */
 async function makeFixture(file) {
   const blobs = await sharp({ create: { width: 109, height: 89, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-    .resize(WIDTH, HEIGHT, { kernel: 'cubic' }).raw().toBuffer();
-  const grain = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: 'gaussian', mean: 0, sigma: 8 } } }).raw().toBuffer();
+    .resize(WIDTH, HEIGHT, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
+  const grain = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, noise: { type: 'gaussian', mean: 0, sigma: 8 } } })
+    .raw()
+    .toBuffer();
   for (let i = 0; i < blobs.length; i++) blobs[i] = Math.max(0, Math.min(255, blobs[i] + grain[i] - 4));
-  await sharp(blobs, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 85 }).toFile(file);
+  await sharp(blobs, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toFile(file);
 }
 
 function serveFile(file, port) {
@@ -37,16 +43,23 @@ function serveFile(file, port) {
 async function pool(n, concurrency, task) {
   let next = 0;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 /** n resizes by sharp in this process; elapsed seconds and the CPU time they took (ms). */
 async function referenceRun(input, outDir, n) {
   const cpu = process.cpuUsage();
-  const seconds = await pool(n, CONCURRENCY, (i) => sharp(input).resize({ width: 720, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(outDir, `ref-${i}.jpg`)));
+  const seconds = await pool(n, CONCURRENCY, (i) =>
+    sharp(input)
+      .resize({ width: 720, fit: 'inside' })
+      .jpeg({ quality: 80 })
+      .toFile(path.join(outDir, `ref-${i}.jpg`)),
+  );
   const used = process.cpuUsage(cpu);
   return { seconds, cpuMs: (used.user + used.system) / 1000 };
 }

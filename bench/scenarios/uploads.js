@@ -39,18 +39,22 @@ function upload(url, size) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     let sentAt;
-    const req = http.request(url, {
-      method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        const seconds = since(started);
-        resolve({ seconds, tailSeconds: sentAt === undefined ? 0 : since(sentAt), status: res.statusCode, json: text ? JSON.parse(text) : undefined, length });
-      });
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          const seconds = since(started);
+          resolve({ seconds, tailSeconds: sentAt === undefined ? 0 : since(sentAt), status: res.statusCode, json: text ? JSON.parse(text) : undefined, length });
+        });
+      },
+    );
     req.on('error', reject);
     pipeline(Readable.from(body()), req, (err) => (err ? reject(err) : (sentAt = process.hrtime.bigint())));
   });
@@ -108,3 +112,4 @@ module.exports = async function uploads(ctx) {
     await ref.stop();
   }
 };
+module.exports.measured = measured;

@@ -15,6 +15,13 @@ export class Account {
   @Column('text', { name: 'webhook_secret' })
   webhookSecret: string;
 
+  /** The secret the last rotation replaced; deliveries are signed with it too until 24 h after the rotation. */
+  @Column({ type: 'text', name: 'previous_webhook_secret', nullable: true })
+  previousWebhookSecret: string | null;
+
+  @Column({ type: 'timestamptz', name: 'webhook_secret_rotated_at', nullable: true, precision: 3 })
+  webhookSecretRotatedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

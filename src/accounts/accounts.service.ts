@@ -1,44 +1,75 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { Account as AccountView } from '../../generated/types';
 import { ApiError } from '../common/api-error';
-import { newId, randomString } from '../common/ids';
-import { Account } from './account.entity';
+import { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import { limitsOf } from '../config/plans';
+import { CreditLedgerRepository } from '../credits/credit-ledger.repository';
+import { Transactions } from '../database/transactions';
+import type { Account } from './account.entity';
+import { AccountsRepository } from './accounts.repository';
+import { newWebhookSecret } from './webhook-secrets';
 
 @Injectable()
 export class AccountsService {
-  constructor(@InjectRepository(Account) private readonly accounts: Repository<Account>) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly creditLedger: CreditLedgerRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
 
   async create(plan: Account['plan'], credits: number): Promise<Account> {
-    const account = this.accounts.create({
+    return this.accounts.create({
       id: newId('acc'),
       plan,
       creditBalance: credits,
-      webhookSecret: `whsec_${Buffer.from(randomString(32)).toString('base64')}`,
+      webhookSecret: newWebhookSecret(),
     });
-    await this.accounts.insert(account);
-    return this.get(account.id);
   }
 
   async get(id: string): Promise<Account> {
-    const account = await this.accounts.findOneBy({ id });
+    const account = await this.accounts.findById(id);
     if (!account) throw ApiError.notFound('Account');
     return account;
   }
 
-  /** Adds credits in one statement, so concurrent debits are never lost. */
+  /** Adds credits in one statement, so concurrent debits are never lost, with its ledger entry. */
   async grant(id: string, amount: number): Promise<Account> {
-    const result = await this.accounts.increment({ id }, 'creditBalance', amount);
-    if (!result.affected) throw ApiError.notFound('Account');
+    const granted = await this.transactions.run(async (tx) => {
+      if (!(await this.accounts.grant(id, amount, tx))) return false;
+      await this.creditLedger.append(tx, { accountId: id, apiKeyId: null, jobId: null, delta: amount, reason: 'grant', at: this.clock.now() });
+      return true;
+    });
+    if (!granted) throw ApiError.notFound('Account');
+    return this.get(id);
+  }
+
+  ledger(accountId: string, limit: number, cursor?: string) {
+    return this.creditLedger.page(accountId, limit, cursor);
+  }
+
+  /** A new webhook secret; the replaced one keeps signing beside it for 24 h (see signingSecrets). */
+  async rotateWebhookSecret(id: string): Promise<Account> {
+    if (!(await this.accounts.rotateWebhookSecret(id, newWebhookSecret(), this.clock.now()))) throw ApiError.notFound('Account');
     return this.get(id);
   }
 }
 
-export function toAccountView(account: Account) {
+/** The API shape of an account; the webhook secret only when the caller may read it. */
+export function toAccountView(account: Account, options: { withSecret?: boolean } = {}): Omit<AccountView, 'plan'> & { plan: Account['plan'] } {
+  const limits = limitsOf(account.plan);
   return {
     id: account.id,
     plan: account.plan,
     creditBalance: account.creditBalance,
+    limits: {
+      requestsPerSecond: limits.requestsPerSecond,
+      inFlightJobs: limits.inFlightJobs,
+      maxFileSizeMB: limits.maxFileSizeMB,
+      jobWebhooks: limits.jobWebhooks,
+    },
+    ...(options.withSecret ? { webhookSecret: account.webhookSecret } : {}),
     createdAt: account.createdAt.toISOString(),
   };
 }

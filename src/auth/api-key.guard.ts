@@ -2,21 +2,24 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { limitsOf } from '../config/plans';
 import { Contract } from '../contract/contract';
 import { OPERATION_KEY } from '../contract/operation.decorator';
+import { ApiKeyCache, keyLookups } from './api-key-cache';
+import type { ApiKey } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { ipAllowed } from './ip-allowlist';
 import { RateLimiterService, rateLimitHeaders } from './rate-limiter.service';
-import { bearerToken } from './tokens';
+import { bearerToken, hashToken } from './tokens';
 import './auth-context';
 
 /** Public operations limited per client IP rather than per key. */
-const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage']);
+const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage', 'createDropTusUpload']);
 
 /**
- * First global guard. In the order of PRODUCT.md §2: 401 (unauthorized, invalid_key, revoked,
+ * First global guard. In the order of docs/decisions.md §2: 401 (unauthorized, invalid_key, revoked,
  * expired), 403 ip_not_allowed, 429 rate_limited. Sets request.auth for later guards and handlers.
  */
 @Injectable()
@@ -25,8 +28,10 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly contract: Contract,
     private readonly keys: ApiKeysService,
+    private readonly cache: ApiKeyCache,
     private readonly limiter: RateLimiterService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,15 +50,12 @@ export class ApiKeyGuard implements CanActivate {
     const header = request.headers.authorization;
     const token = bearerToken(header);
     if (!token) {
-      throw ApiError.unauthorized(
-        'unauthorized',
-        header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".',
-      );
+      throw ApiError.unauthorized('unauthorized', header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".');
     }
-    const key = await this.keys.findByToken(token);
+    const key = await this.findKey(token);
     if (!key) throw ApiError.unauthorized('invalid_key', 'The API key is not recognized.');
     if (key.revokedAt) throw ApiError.unauthorized('revoked', `The API key was revoked on ${key.revokedAt.toISOString()}.`);
-    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+    if (key.expiresAt && key.expiresAt.getTime() <= this.clock.now().getTime()) {
       throw ApiError.unauthorized('expired', `The API key expired on ${key.expiresAt.toISOString()}.`);
     }
     if (!ipAllowed(request.ip, key.ipAllowlist)) {
@@ -63,5 +65,20 @@ export class ApiKeyGuard implements CanActivate {
     reply.headers(rateLimitHeaders(state));
     request.auth = { key, account: key.account };
     return true;
+  }
+
+  /** From the in-process cache when it can vouch for the key (see ApiKeyCache), else from Postgres. */
+  private async findKey(token: string): Promise<ApiKey | null> {
+    const hash = hashToken(token).toString('base64');
+    const cached = this.cache.get(hash);
+    if (cached) {
+      keyLookups.inc({ source: 'cache' });
+      return cached;
+    }
+    const generation = this.cache.generation;
+    const key = await this.keys.findByToken(token);
+    keyLookups.inc({ source: 'database' });
+    if (key) this.cache.store(hash, key, generation);
+    return key;
   }
 }

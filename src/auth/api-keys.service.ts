@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
-import { ApiKey } from './api-key.entity';
+import type { ApiKey } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { hashToken, newToken } from './tokens';
 
 export interface NewKeyInput {
@@ -16,12 +16,15 @@ export interface NewKeyInput {
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** Creates a key and returns it with its token, which is shown this once and never stored. */
   async create(input: NewKeyInput): Promise<{ key: ApiKey; token: string }> {
     const token = newToken();
-    const key = this.keys.create({
+    const key = await this.keys.create({
       id: newId('key'),
       accountId: input.accountId,
       tokenHash: hashToken(token),
@@ -33,22 +36,14 @@ export class ApiKeysService {
       expiresAt: input.expiresAt ?? null,
       revokedAt: null,
     });
-    await this.keys.insert(key);
-    return { key: (await this.keys.findOneByOrFail({ id: key.id })), token };
+    return { key, token };
   }
 
-  /** One indexed query per request: the key and its account, found by the token's hash. */
-  findByToken(token: string): Promise<ApiKey | null> {
-    // A plain join: findOne with `relations` makes TypeORM run two queries.
-    return this.keys
-      .createQueryBuilder('k')
-      .innerJoinAndSelect('k.account', 'account')
-      .where('k.token_hash = :hash', { hash: hashToken(token) })
-      .getOne();
+  async findByToken(token: string): Promise<ApiKey | null> {
+    return (await this.keys.findByTokenHash(hashToken(token))) ?? null;
   }
 
   async revoke(id: string): Promise<ApiKey | null> {
-    await this.keys.update({ id }, { revokedAt: () => 'COALESCE(revoked_at, now())' } as any);
-    return this.keys.findOneBy({ id });
+    return (await this.keys.revoke(id, this.clock.now())) ?? null;
   }
 }

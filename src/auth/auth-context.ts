@@ -2,6 +2,10 @@ import type { Account } from '../accounts/account.entity';
 import type { CompiledOperation } from '../contract/contract';
 import type { ApiKey } from './api-key.entity';
 
+/**
+ * The key and its account, possibly shared with other requests through ApiKeyCache: read-only,
+ * and `account.creditBalance` may be stale (read the balance from the database).
+ */
 export interface AuthContext {
   key: ApiKey;
   account: Account;

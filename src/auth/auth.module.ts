@@ -1,8 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RequestValidationGuard } from '../contract/request-validation.guard';
-import { ApiKey } from './api-key.entity';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { RateLimiterService } from './rate-limiter.service';
@@ -11,9 +10,9 @@ import { ScopeGuard } from './scope.guard';
 /** The three global guards run in this order: key (401/403 ip/429), request validation (400), scope (403). */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey])],
   providers: [
     ApiKeysService,
+    ApiKeyCache,
     RateLimiterService,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RequestValidationGuard },

@@ -39,9 +39,10 @@ export function ipAllowed(ip: string, allowlist: readonly string[]): boolean {
   }
   return allowlist.some((entry) => {
     const [range, bits] = parseCidr(entry);
-    const normalizedRange = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress()
-      ? [(range as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] as const
-      : [range, bits] as const;
+    const normalizedRange =
+      range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress()
+        ? ([(range as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] as const)
+        : ([range, bits] as const);
     return addr.kind() === normalizedRange[0].kind() && addr.match(normalizedRange as any);
   });
 }

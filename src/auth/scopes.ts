@@ -1,14 +1,5 @@
-/** PRODUCT.md §2. */
-export const SCOPES = [
-  'drops:read',
-  'drops:write',
-  'image:write',
-  'video:write',
-  'audio:write',
-  'uploads:write',
-  'webhooks:read',
-  'webhooks:write',
-] as const;
+/** docs/decisions.md §2. */
+export const SCOPES = ['drops:read', 'drops:write', 'image:write', 'video:write', 'audio:write', 'uploads:write', 'webhooks:read', 'webhooks:write'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,14 +1,20 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
-import { ApiKey } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { LoggingModule } from '../logging/logging.module';
+import { createRootLogger, loadLogSettings } from '../logging/root-logger';
+
+/** The CLI's stdout is its JSON answer: its log lines (same shape as the server's) go to stderr. */
+export const cliLogger = createRootLogger(loadLogSettings(process.env, 'warn'), 2);
+
+/** The CLI's answer on failure: always printed (whatever LOG_LEVEL says), in the same shape. */
+export const cliErrors = createRootLogger({ ...loadLogSettings(process.env), LOG_LEVEL: 'error' }, 2);
 
 /** Just what the admin commands need: no HTTP, no Redis, no guards. */
 @Module({
-  imports: [ConfigModule.forRoot(), DatabaseModule, AccountsModule, TypeOrmModule.forFeature([ApiKey])],
+  imports: [ConfigModule.forRoot(), LoggingModule.forRoot(cliLogger), DatabaseModule, AccountsModule],
   providers: [ApiKeysService],
 })
 export class AdminModule {}

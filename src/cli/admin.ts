@@ -11,10 +11,11 @@ import { ApiError } from '../common/api-error';
 import { loadConfig } from '../config/config';
 import { PLANS } from '../config/plans';
 import { migrate } from '../database/data-source';
-import { AdminModule } from './admin.module';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import { AdminModule, cliErrors } from './admin.module';
 
 /**
- * Admin CLI (PRODUCT.md §2): one JSON document on stdout, messages on stderr, exit 0 or 1.
+ * Admin CLI (docs/decisions.md §2): one JSON document on stdout, messages on stderr, exit 0 or 1.
  *   npm run -s admin -- account:create --plan pro --credits 1000
  */
 type Services = { accounts: AccountsService; keys: ApiKeysService };
@@ -36,14 +37,18 @@ function keyView(key: ApiKey, token?: string) {
 }
 
 function accountView(account: Account) {
-  return { ...toAccountView(account), webhookSecret: account.webhookSecret };
+  return toAccountView(account, { withSecret: true });
 }
 
 const nonNegativeInt = (value: string) => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a non-negative integer');
   return Number(value);
 };
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promise<void>): Command {
   const program = new Command('admin')
@@ -129,7 +134,8 @@ async function main(argv: string[]): Promise<number> {
   const run = async (action: (s: Services) => Promise<unknown>) => {
     const config = loadConfig();
     await migrate(config.DATABASE_URL);
-    const ctx = await NestFactory.createApplicationContext(AdminModule, { logger: false });
+    const ctx = await NestFactory.createApplicationContext(AdminModule, { bufferLogs: true });
+    ctx.useLogger(ctx.get(PinoNestLogger));
     try {
       const out = await action({ accounts: ctx.get(AccountsService), keys: ctx.get(ApiKeysService) });
       process.stdout.write(JSON.stringify(out) + '\n');
@@ -140,11 +146,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram(run).parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Commander has already printed its own parse errors. An InvalidArgumentError thrown by an
+    // action (bad --plan, scope, CIDR, date) is ours and was not printed: it falls through.
+    if (err instanceof CommanderError && !(err instanceof InvalidArgumentError)) return err.exitCode === 0 ? 0 : 2;
+    cliErrors.error(`error: ${err instanceof Error ? err.message : String(err)}`);
     exitCode = 1;
   }
   return exitCode;
 }
 
-main(process.argv).then((code) => process.exit(code));
+main(process.argv).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    cliErrors.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,15 +1,21 @@
 import { HttpStatus } from '@nestjs/common';
+import type { ErrorCode } from '../../generated/types';
+
+export type { ErrorCode };
 
 export interface ErrorDetail {
   path: string;
   message: string;
 }
 
-/** The one exception type of the service: an HTTP status, a stable code and a message. */
+/**
+ * The one exception type of the service: an HTTP status, a stable code and a message. The code
+ * is one of the contract's `ErrorCode` values, so a new one starts in openapi.yaml.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string | number>,
@@ -25,15 +31,15 @@ export class ApiError extends Error {
     return new ApiError(HttpStatus.BAD_REQUEST, 'validation_failed', message, details);
   }
 
-  static conflict(code: string, message: string): ApiError {
+  static conflict(code: ErrorCode, message: string): ApiError {
     return new ApiError(HttpStatus.CONFLICT, code, message);
   }
 
-  static forbidden(code: string, message: string): ApiError {
+  static forbidden(code: ErrorCode, message: string): ApiError {
     return new ApiError(HttpStatus.FORBIDDEN, code, message);
   }
 
-  static unauthorized(code: string, message: string): ApiError {
+  static unauthorized(code: ErrorCode, message: string): ApiError {
     return new ApiError(HttpStatus.UNAUTHORIZED, code, message);
   }
 }

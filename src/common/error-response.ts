@@ -1,16 +1,19 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { HttpException } from '@nestjs/common';
+import { ApiError, type ErrorCode } from './api-error';
 
 export interface ErrorResponse {
   status: number;
-  body: { error: { code: string; message: string; details?: { path: string; message: string }[] } };
+  body: { error: { code: ErrorCode; message: string; details?: { path: string; message: string }[] } };
   headers: Record<string, string | number>;
   /** True for errors we did not expect: logged with their stack, never shown to the client. */
   unexpected: boolean;
 }
 
-const FASTIFY_CODES: Record<string, [number, string, string]> = {
+const FASTIFY_CODES: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_BAD_URL: [400, 'bad_request', 'The URL is malformed.'],
+  // A path value longer than any the contract allows names no resource (as the request guard
+  // answers for a path value outside its pattern): 404, not Fastify's 414, which no operation declares.
+  FST_ERR_MAX_PARAM_LENGTH: [404, 'not_found', 'Resource not found.'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'The request body is not valid JSON.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'The request body is empty but Content-Type is application/json.'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'This Content-Type is not accepted here.'],
@@ -19,7 +22,7 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type', 'Expected Content-Type multipart/form-data.'],
 };
 
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',
@@ -28,6 +31,7 @@ const STATUS_CODES: Record<number, string> = {
   409: 'conflict',
   413: 'body_too_large',
   415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
   429: 'rate_limited',
   503: 'unavailable',
 };
@@ -43,7 +47,8 @@ function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown; message?: unknown } } | undefined;
   const codes = [e?.code, e?.driverError?.code].filter((c): c is string => typeof c === 'string');
   if (codes.some((c) => UNREACHABLE.has(c) || PG_UNAVAILABLE.test(c))) return true;
-  const message = String(e?.driverError?.message ?? e?.message ?? '');
+  const raw = e?.driverError?.message ?? e?.message;
+  const message = typeof raw === 'string' ? raw : '';
   return /^Connection terminated|timeout exceeded when trying to connect/.test(message);
 }
 
@@ -62,12 +67,13 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof SyntaxError && (err as any).statusCode === 400) return simple(400, 'invalid_json', 'The request body is not valid JSON.');
   if (err instanceof HttpException) {
     const status = err.getStatus();
-    if (status === HttpStatus.NOT_FOUND) return simple(404, 'not_found', 'No such route.');
+    if (status === 404) return simple(404, 'not_found', 'No such route.');
     // Nest rewraps Fastify's body-parser errors as bare HttpExceptions, keeping only status and message.
-    if (status === HttpStatus.BAD_REQUEST && /JSON/.test(err.message)) return simple(400, 'invalid_json', 'The request body is not valid JSON.');
-    return simple(status, STATUS_CODES[status] ?? 'error', status >= 500 ? 'Internal error.' : err.message);
+    if (status === 400 && /JSON/.test(err.message)) return simple(400, 'invalid_json', 'The request body is not valid JSON.');
+    return simple(status, STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), status >= 500 ? 'Internal error.' : err.message);
   }
   const status = anyErr?.statusCode ?? anyErr?.status;
+  if (status === 416) return rangeNotSatisfiable(err);
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return simple(status, STATUS_CODES[status] ?? 'bad_request', anyErr?.message ?? 'Bad request.');
   }
@@ -76,6 +82,16 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   return { ...simple(500, 'internal_error', 'Internal error. It has been logged.'), unexpected: true };
 }
 
-function simple(status: number, code: string, message: string): ErrorResponse {
+/** @fastify/send's 416 (reply.sendFile) carries `Content-Range: bytes *\/size`, which the client needs. */
+function rangeNotSatisfiable(err: unknown): ErrorResponse {
+  const headers = (err as { headers?: Record<string, unknown> }).headers ?? {};
+  const contentRange = headers['Content-Range'] ?? headers['content-range'];
+  const size = typeof contentRange === 'string' ? /^bytes \*\/(\d+)$/.exec(contentRange)?.[1] : undefined;
+  const message = `The requested range is outside the file${size === undefined ? '' : ` (${size} bytes)`}.`;
+  const res = simple(416, 'range_not_satisfiable', message);
+  return typeof contentRange === 'string' ? { ...res, headers: { 'content-range': contentRange } } : res;
+}
+
+function simple(status: number, code: ErrorCode, message: string): ErrorResponse {
   return { status, body: { error: { code, message } }, headers: {}, unexpected: false };
 }

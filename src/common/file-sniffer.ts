@@ -8,6 +8,8 @@ export interface SniffedStream {
   stream: Readable;
   mime: string;
   kind: FileKind;
+  /** The extension of the detected type (`png`), undefined when the bytes named no type. */
+  ext?: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function sniff(stream: Readable, declaredMime?: string): Promise<Sn
   const typed = await fileTypeStream(source, { sampleSize: 4100 });
   const detected = typed.fileType?.mime;
   const mime = detected ?? (declaredMime && /^text\/[\w.+-]+$/.test(declaredMime) ? declaredMime : 'application/octet-stream');
-  return { stream: typed as unknown as Readable, mime, kind: kindOfMime(detected) };
+  return { stream: typed as unknown as Readable, mime, kind: kindOfMime(detected), ext: typed.fileType?.ext };
 }
 
 export function kindOfMime(mime: string | undefined): FileKind {
@@ -38,6 +40,34 @@ export function kindOfMime(mime: string | undefined): FileKind {
 /** A file name safe to store and to send back: no paths, no control characters, ≤ 255 chars. */
 export function sanitizeFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^\.+/, '').trim();
+  const clean = base
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/^\.+/, '')
+    .trim();
   return (clean || 'file').slice(0, 255);
+}
+
+/** Other spellings of file-type's extensions that name the same type. */
+const EXT_ALIASES: Record<string, string[]> = { jpg: ['jpeg', 'jpe', 'jfif'], tif: ['tiff'], mp4: ['m4v'], m4a: ['m4b'], mpg: ['mpeg'], heic: ['heif'] };
+
+/**
+ * The name with an extension that matches the sniffed type: `invoice.html` holding PNG bytes is
+ * stored as `invoice.png`. Unchanged when the bytes named no type or the extension already fits.
+ */
+export function nameMatchingType(name: string, ext: string | undefined): string {
+  if (!ext) return name;
+  const dot = name.lastIndexOf('.');
+  const current = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  if (current === ext || EXT_ALIASES[ext]?.includes(current)) return name;
+  const base = dot > 0 ? name.slice(0, dot) : name;
+  return `${base.slice(0, 255 - ext.length - 1)}.${ext}`;
+}
+
+/** Types a browser would run or render as a page: served as opaque bytes whatever the sniffer said. */
+const ACTIVE = /^(text\/(html|xml|javascript|ecmascript|xsl)|application\/(xhtml\+xml|xml|javascript|ecmascript)|image\/svg\+xml)$/i;
+
+/** The Content-Type a stored file is served with: its sniffed type, never an active one. */
+export function servedContentType(mime: string | null | undefined): string {
+  return !mime || ACTIVE.test(mime) ? 'application/octet-stream' : mime;
 }

@@ -1,20 +1,39 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { availableParallelism } from 'node:os';
+import { IsIn, IsInt, IsNotIn, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+/** Secrets published in docker-compose.yml and .env.example: anyone can forge URLs signed with them. */
+const EXAMPLE_SECRETS = ['change-me-to-a-long-random-string'];
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toList = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : value;
 
 /**
  * Every setting the service reads from the environment, validated once at boot.
  * Nothing else reads process.env. Defaults are documented in .env.example.
  */
 export class AppConfig {
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   @IsString()
   HOST = '0.0.0.0';
+
+  /** API processes sharing PORT (node:cluster); 1 = this process serves alone. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  WEB_CONCURRENCY = 1;
 
   @IsString()
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dropline';
@@ -22,7 +41,8 @@ export class AppConfig {
   @IsString()
   REDIS_URL = 'redis://127.0.0.1:6379';
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   PUBLIC_BASE_URL?: string;
 
   @IsIn(['local', 's3'])
@@ -31,27 +51,54 @@ export class AppConfig {
   @IsString()
   STORAGE_DIR = './data/files';
 
-  /** Secret for signed download URLs; generated per process when unset (URLs then die with the process). */
-  @IsOptional() @IsString() @MinLength(16)
+  /**
+   * Secret for signed download URLs: at least 32 bytes, never the example of docker-compose.yml.
+   * Unset: generated once and kept in the database, shared by every process.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'SIGNING_SECRET must be at least 32 characters long' })
+  @IsNotIn(EXAMPLE_SECRETS, { message: 'SIGNING_SECRET is the example value of docker-compose.yml/.env.example: set a random one' })
   SIGNING_SECRET?: string;
 
-  @IsOptional() @IsString()
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string;
+
+  /** `start:worker` only: serve this process's /metrics (job and webhook counters) on this port; unset = none. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  WORKER_METRICS_PORT?: number;
+
+  @IsOptional()
+  @IsString()
   S3_ENDPOINT?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_REGION = 'us-east-1';
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_BUCKET?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_ACCESS_KEY_ID?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   S3_SECRET_ACCESS_KEY?: string;
 
   /** Proxy addresses/CIDRs whose X-Forwarded-For is trusted; empty = use the socket address. */
-  @Transform(toList) @IsString({ each: true })
+  @Transform(toList)
+  @IsString({ each: true })
   TRUST_PROXY: string[] = [];
 
   /** Hosts/IPs the SSRF guard lets through although they are private (tests, private deployments). */
-  @Transform(toList) @IsString({ each: true })
+  @Transform(toList)
+  @IsString({ each: true })
   ALLOW_PRIVATE_HOSTS: string[] = [];
 
   /** Run a queue worker inside the API process (single-machine setup). */
@@ -63,30 +110,97 @@ export class AppConfig {
    * workers look for jobs whose lock expired (their worker died) to run them again. A killed
    * worker's job is retried within about the sum of the two. BullMQ's defaults; tests shorten them.
    */
-  @Transform(toInt) @IsInt() @Min(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   WORKER_LOCK_DURATION_MS = 30_000;
 
+  /**
+   * Media jobs one worker process runs at once, per queue. Images and audio follow the CPU count
+   * (a resize keeps about one core busy); a video transcode already uses every core, so one.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  IMAGE_WORKER_CONCURRENCY = availableParallelism();
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUDIO_WORKER_CONCURRENCY = availableParallelism();
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  VIDEO_WORKER_CONCURRENCY = 1;
+
   /** BullMQ key prefix; default `bull:<database name>`, so deployments sharing a Redis stay apart. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   QUEUE_PREFIX?: string;
-  @Transform(toInt) @IsInt() @Min(500)
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
   WORKER_STALLED_INTERVAL_MS = 30_000;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json`: one JSON object per line (level, time, msg, then fields); `pretty`: for humans. */
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT = 'json';
+
   /** Requests/s per client IP on the public intake. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   PUBLIC_RATE_LIMIT = 10;
 
-  /** Seconds between webhook attempts (PRODUCT.md §9): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h. */
+  /**
+   * Seconds a request may go without receiving a byte (a stalled upload) before its connection is
+   * cut and the partial file removed. Also bounds how long a client may take to send its headers.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  UPLOAD_IDLE_TIMEOUT_S = 30;
+
+  /** Public uploads one client IP may have in progress at once (per API process); more get 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PUBLIC_UPLOADS_PER_IP = 4;
+
+  /**
+   * On SIGTERM/SIGINT the process exits within this many seconds whatever its state: requests in
+   * flight get all but the last 2 s to finish, running media jobs are left to BullMQ's stall retry.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(3)
+  SHUTDOWN_TIMEOUT_S = 10;
+
+  /** Seconds between webhook attempts (docs/decisions.md §9): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h. */
   @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map(Number) : value))
-  @IsInt({ each: true }) @Min(0, { each: true })
+  @IsInt({ each: true })
+  @Min(0, { each: true })
   WEBHOOK_RETRY_DELAYS: number[] = [5, 300, 1800, 7200, 18000, 36000];
 
-  @IsOptional() @IsString()
+  /** Seconds an incomplete tus upload may wait for its next bytes before the sweeper removes it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TUS_EXPIRY_SECONDS = 24 * 3600;
+
+  /** Seconds between two sweeps of expired tus uploads (in every API process). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TUS_SWEEP_INTERVAL_SECONDS = 600;
+
+  @IsOptional()
+  @IsString()
   FFMPEG_PATH?: string;
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   FFPROBE_PATH?: string;
 }
 

@@ -7,7 +7,7 @@ export interface PlanLimits {
   jobWebhooks: boolean;
 }
 
-/** PRODUCT.md §3. `bench` is not sold: it exists so benchmarks are not capped by the rate limit. */
+/** docs/decisions.md §3. `bench` is not sold: it exists so benchmarks are not capped by the rate limit. */
 export const PLAN_LIMITS: Record<Plan | 'bench', PlanLimits> = {
   free: { requestsPerSecond: 5, inFlightJobs: 2, maxFileSizeMB: 25, jobWebhooks: false },
   pro: { requestsPerSecond: 20, inFlightJobs: 10, maxFileSizeMB: 500, jobWebhooks: true },

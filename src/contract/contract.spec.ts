@@ -40,4 +40,18 @@ describe('Contract', () => {
     expect(resize({ width: 0 })).toBe(false);
     expect(resize({ width: 10, extra: 'ignored' })).toBe(true);
   });
+
+  it("checks a job body only for what every tool agrees on; each tool's own variant checks the rest", () => {
+    const body = contract.operation('createJob').body!;
+    expect(body({ tool: 'image-blur', input: { url: 'http://x' } })).toBe(true); // unknown_tool is the service's answer
+    expect(body({ input: { url: 'http://x' } })).toBe(false);
+    expect(body({ tool: 'image-resize', options: 'wide' })).toBe(false);
+    expect(body({ tool: 'image-resize', webhookUrl: 'ftp://x' })).toBe(false);
+    const resize = contract.variantValidator('JobCreate', 'image-resize')!;
+    expect(resize({ tool: 'image-resize', options: { width: 320, unknown: 'ignored' } })).toBe(true);
+    expect(resize({ tool: 'image-resize', options: { width: '320px' } })).toBe(false);
+    expect(resize({ tool: 'image-convert', options: { width: 320 } })).toBe(false);
+    expect(contract.variantValidator('JobCreate', 'image-blur')).toBeUndefined();
+    expect(contract.variantValidator('JobCreate', 'constructor')).toBeUndefined();
+  });
 });

@@ -10,6 +10,9 @@ import type { ErrorDetail } from '../common/api-error';
 /** What the server needs to know about one operation of openapi.yaml. */
 export interface CompiledOperation {
   operationId: OperationId;
+  /** Upper-case HTTP method and the contract's path template, e.g. `GET /v1/jobs/{id}`. */
+  method: string;
+  pathTemplate: string;
   /** false when the operation declares `security: []`. */
   authenticated: boolean;
   /** `x-required-scope`: a scope name, `by-tool` (decided by the jobs service) or null (any valid key). */
@@ -23,7 +26,7 @@ export interface CompiledOperation {
 }
 
 type Json = Record<string, any>;
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const HTTP_METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete'] as const;
 
 /**
  * openapi.yaml compiled into Ajv validators, once at boot. Request validation comes only from
@@ -34,6 +37,7 @@ export class Contract {
   readonly text: string;
   private readonly operations = new Map<string, CompiledOperation>();
   private readonly componentValidators = new Map<string, ValidateFunction>();
+  private readonly documentValidators = new WeakMap<Json, ValidateFunction>();
   private readonly bodyAjv: Ajv;
   private readonly paramAjv: Ajv;
 
@@ -54,18 +58,81 @@ export class Contract {
     return op;
   }
 
+  /** Every operation of the contract. */
+  allOperations(): CompiledOperation[] {
+    return [...this.operations.values()];
+  }
+
   /** A validator for a component schema, e.g. the per-tool options schemas; compiled once. */
   schemaValidator(name: string): ValidateFunction {
     let validate = this.componentValidators.get(name);
     if (!validate) {
-      validate = this.bodyAjv.compile({ $ref: `oas#/components/schemas/${name}` });
+      validate = refusingNul(this.bodyAjv.compile({ $ref: `oas#/components/schemas/${name}` }));
       this.componentValidators.set(name, validate);
     }
     return validate;
   }
 
+  /**
+   * A validator for any schema object of the document (e.g. a response body's), compiled once.
+   * The tests check every response the server gives against these (test/support/contract-check.ts).
+   */
+  schemaFor(schema: Json): ValidateFunction {
+    let validate = this.documentValidators.get(schema);
+    if (!validate) {
+      validate = this.bodyAjv.compile(rewriteRefs(schema));
+      this.documentValidators.set(schema, validate);
+    }
+    return validate;
+  }
+
+  /** Resolves a local `$ref` (e.g. `#/components/responses/NotFound`); other nodes are returned as they are. */
+  deref(node: Json): Json {
+    if (!node.$ref) return node;
+    const parts = String(node.$ref).replace(/^#\//, '').split('/');
+    return parts.reduce((acc: Json, part) => acc[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
+  }
+
   componentSchema(name: string): Json {
     return this.document.components.schemas[name];
+  }
+
+  /**
+   * The validator of the variant a discriminated `oneOf` schema (JobCreate) picks for a
+   * discriminator value (a tool slug); undefined when no variant has that value.
+   */
+  variantValidator(schemaName: string, value: string): ValidateFunction | undefined {
+    const mapping: Record<string, string> = this.componentSchema(schemaName).discriminator?.mapping ?? {};
+    const ref = Object.prototype.hasOwnProperty.call(mapping, value) ? mapping[value] : undefined;
+    return ref ? this.schemaValidator(ref.split('/').pop()!) : undefined;
+  }
+
+  /**
+   * What the request guard checks of a body. A discriminated `oneOf` is checked only for what
+   * all its variants agree on: the handler picks the variant and validates against it, so that
+   * an unknown discriminator value gets its own error (`unknown_tool`) instead of a oneOf mismatch.
+   */
+  private requestSchema(schema: Json): Json {
+    const resolved = this.deref(schema);
+    if (!resolved.discriminator || !Array.isArray(resolved.oneOf)) return schema;
+    const variants: Json[] = resolved.oneOf.map((v: Json) => this.deref(v));
+    const tag = resolved.discriminator.propertyName;
+    const names = new Set(variants.flatMap((v) => Object.keys(v.properties ?? {})));
+    const properties: Json = {};
+    for (const name of names) {
+      const forms = variants.map((v) => v.properties?.[name]);
+      if (name === tag) properties[name] = { type: 'string', maxLength: 64 };
+      else if (forms.every((f) => f && JSON.stringify(f) === JSON.stringify(forms[0]))) properties[name] = forms[0];
+      else properties[name] = { type: 'object' };
+    }
+    const required = [
+      tag,
+      ...variants
+        .map((v) => v.required ?? [])
+        .reduce((a: string[], b: string[]) => a.filter((n) => b.includes(n)))
+        .filter((n: string) => n !== tag),
+    ];
+    return { type: 'object', required, properties };
   }
 
   private compileOperations(): void {
@@ -80,9 +147,11 @@ export class Contract {
         const security = op.security ?? globalSecurity;
         this.operations.set(op.operationId, {
           operationId: op.operationId,
+          method: method.toUpperCase(),
+          pathTemplate: path,
           authenticated: security.length > 0,
           scope: op['x-required-scope'] ?? null,
-          body: jsonSchema ? this.bodyAjv.compile(rewriteRefs(jsonSchema)) : undefined,
+          body: jsonSchema ? refusingNul(this.bodyAjv.compile(rewriteRefs(this.requestSchema(jsonSchema)))) : undefined,
           bodyRequired: Boolean(bodyDef?.required),
           query: this.paramValidator(params, 'query'),
           path: this.paramValidator(params, 'path'),
@@ -95,17 +164,16 @@ export class Contract {
   private paramValidator(params: Json[], where: string): ValidateFunction {
     const own = params.filter((p) => p.in === where);
     const key = (name: string) => (where === 'header' ? name.toLowerCase() : name);
-    return this.paramAjv.compile({
-      type: 'object',
-      properties: Object.fromEntries(own.map((p) => [key(p.name), rewriteRefs(p.schema ?? {})])),
-      required: own.filter((p) => p.required).map((p) => key(p.name)),
-    });
-  }
-
-  private deref(node: Json): Json {
-    if (!node.$ref) return node;
-    const parts = String(node.$ref).replace(/^#\//, '').split('/');
-    return parts.reduce((acc: Json, part) => acc[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
+    // Only the operation's own parameters are checked for NUL: other headers are not stored.
+    const names = new Set(own.map((p) => key(p.name)));
+    return refusingNul(
+      this.paramAjv.compile({
+        type: 'object',
+        properties: Object.fromEntries(own.map((p) => [key(p.name), rewriteRefs(p.schema ?? {})])),
+        required: own.filter((p) => p.required).map((p) => key(p.name)),
+      }),
+      (name) => names.has(name),
+    );
   }
 }
 
@@ -118,19 +186,65 @@ function makeAjv(coerce: boolean): Ajv {
     discriminator: false,
   });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (23:59:60) and years 0000-9999; neither Date nor Postgres can
+  // hold every such value, and an Invalid Date became a 500. Only instants both accept pass.
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean } | undefined;
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => Boolean(rfc3339?.validate(s)) && isStorableInstant(new Date(s)),
+  });
   return ajv;
+}
+
+/** An instant Postgres' timestamptz and JavaScript's Date both represent: years 1970-9999. */
+export function isStorableInstant(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return !Number.isNaN(date.getTime()) && year >= 1970 && year <= 9999;
+}
+
+/**
+ * Postgres text cannot hold U+0000 (an insert fails, which was a 500). Every string a request
+ * carries — at any depth, keys included — is refused with a 400 naming the field before the
+ * schema is even consulted. `checked` limits the walk of a top-level object to some of its keys.
+ */
+function refusingNul(validate: ValidateFunction, checked: (key: string) => boolean = () => true): ValidateFunction {
+  const wrapped = ((data: unknown) => {
+    const at = nulPath(data, '', checked);
+    if (at !== undefined) {
+      wrapped.errors = [{ instancePath: at, keyword: 'nul', schemaPath: '', params: {}, message: 'must not contain a NUL character (U+0000)' }];
+      return false;
+    }
+    const valid = validate(data);
+    wrapped.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return wrapped;
+}
+
+/** The JSON-pointer-like path of the first string (or key) holding U+0000, if any. */
+export function nulPath(value: unknown, at: string, checked: (key: string) => boolean = () => true): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? at : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${at}/${i}`);
+      if (found !== undefined) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (at === '' && !checked(key)) continue;
+      if (key.includes('\u0000')) return `${at}/${key.replaceAll('\u0000', '\\0')}`;
+      const found = nulPath(child, `${at}/${key}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 /** Points the document's local $refs at the schema registered under the id `oas`. */
 function rewriteRefs<T>(node: T): T {
   if (Array.isArray(node)) return node.map(rewriteRefs) as T;
   if (node && typeof node === 'object') {
-    return Object.fromEntries(
-      Object.entries(node).map(([k, v]) => [
-        k,
-        k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `oas${v}` : rewriteRefs(v),
-      ]),
-    ) as T;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `oas${v}` : rewriteRefs(v)])) as T;
   }
   return node;
 }

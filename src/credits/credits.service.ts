@@ -1,7 +1,10 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { ApiError } from '../common/api-error';
+import { Injectable } from '@nestjs/common';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { Clock } from '../common/clock';
+import type { Db } from '../database/sql';
+import { Transactions } from '../database/transactions';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { CreditLedgerRepository } from './credit-ledger.repository';
 
 export interface Charge {
   accountId: string;
@@ -11,68 +14,45 @@ export interface Charge {
 }
 
 /**
- * Credits move only here, each movement with a ledger row in the same transaction.
- * The balance check and the debit are one UPDATE, so concurrent jobs never overdraw.
+ * Credits move only here, each movement with a ledger row in the same transaction. A debit
+ * happens under the account row lock taken by admission (AccountsRepository.lockForAdmission),
+ * after the balance was checked, so concurrent jobs never overdraw.
  */
 @Injectable()
 export class CreditsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly ledger: CreditLedgerRepository,
+    private readonly jobs: JobsRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
 
-  /** Debits inside the caller's transaction; throws 402 `insufficient_credits`. */
-  async debit(tx: EntityManager, charge: Charge): Promise<number> {
-    const [rows] = await tx.query(
-      'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance >= $2 RETURNING credit_balance',
-      [charge.accountId, charge.cost],
-    );
-    if (rows.length === 0) {
-      const [{ credit_balance: balance }] = await tx.query('SELECT credit_balance FROM accounts WHERE id = $1', [charge.accountId]);
-      throw new ApiError(
-        HttpStatus.PAYMENT_REQUIRED,
-        'insufficient_credits',
-        `This job costs ${charge.cost} credit${charge.cost === 1 ? '' : 's'}; the balance is ${Number(balance)}.`,
-      );
-    }
-    await tx.query('INSERT INTO credit_ledger (account_id, api_key_id, job_id, delta, reason) VALUES ($1, $2, $3, $4, $5)', [
-      charge.accountId,
-      charge.apiKeyId,
-      charge.jobId,
-      -charge.cost,
-      'job_debit',
-    ]);
-    return Number(rows[0].credit_balance);
+  /** Inside the admission transaction, once the balance is known to cover the cost. */
+  async debit(tx: Db, charge: Charge): Promise<void> {
+    await this.accounts.addCredits(tx, charge.accountId, -charge.cost);
+    await this.ledger.append(tx, { ...charge, delta: -charge.cost, reason: 'job_debit', at: this.clock.now() });
   }
 
   /**
    * Gives a job's cost back once, whatever calls it how often (worker failure, cancel, enqueue
    * failure): the jobs.refunded flag flips in the same transaction as the credit.
    */
-  async refund(jobId: string, tx?: EntityManager): Promise<boolean> {
-    const run = async (m: EntityManager) => {
-      const [rows] = await m.query(
-        'UPDATE jobs SET refunded = true WHERE id = $1 AND refunded = false RETURNING account_id, api_key_id, cost',
-        [jobId],
-      );
-      if (rows.length === 0) return false;
-      const { account_id: accountId, api_key_id: apiKeyId, cost } = rows[0];
-      await m.query('UPDATE accounts SET credit_balance = credit_balance + $2 WHERE id = $1', [accountId, cost]);
-      await m.query('INSERT INTO credit_ledger (account_id, api_key_id, job_id, delta, reason) VALUES ($1, $2, $3, $4, $5)', [
-        accountId,
-        apiKeyId,
-        jobId,
-        cost,
-        'job_refund',
-      ]);
+  async refund(jobId: string, tx?: Db): Promise<boolean> {
+    const run = async (t: Db) => {
+      const job = await this.jobs.markRefunded(t, jobId);
+      if (!job) return false;
+      await this.accounts.addCredits(t, job.accountId, job.cost);
+      await this.ledger.append(t, { accountId: job.accountId, apiKeyId: job.apiKeyId, jobId, delta: job.cost, reason: 'job_refund', at: this.clock.now() });
       return true;
     };
-    return tx ? run(tx) : this.db.transaction(run);
+    return tx ? run(tx) : this.transactions.run(run);
   }
 
-  /** Net credits a key spent since `since` (debits less refunds), for spend caps. */
-  async spentSince(tx: EntityManager, apiKeyId: string, since: Date): Promise<number> {
-    const [{ spent }] = await tx.query(
-      `SELECT COALESCE(-SUM(delta), 0) AS spent FROM credit_ledger WHERE api_key_id = $1 AND created_at >= $2`,
-      [apiKeyId, since],
-    );
-    return Number(spent);
+  /** Credits a key was debited in the UTC day and month of `now` (refunds not deducted), for spend caps. */
+  spentThisDayAndMonth(tx: Db, apiKeyId: string, now: Date): Promise<{ day: number; month: number }> {
+    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    return this.ledger.spentSince(tx, apiKeyId, dayStart, monthStart);
   }
 }

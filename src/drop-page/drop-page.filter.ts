@@ -28,3 +28,9 @@ export class DropPageErrorFilter implements ExceptionFilter {
     sendHtml(reply, res.status, (nonce) => renderMessagePage(res.status === 404 ? 'not_found' : 'error', nonce), false);
   }
 }
+
+/** For a page URL Fastify's router refuses before any route (a slug too long to be a parameter). */
+export function sendDropPageFrameworkError(reply: FastifyReply, exception: unknown): void {
+  const res = toErrorResponse(exception);
+  sendHtml(reply, res.status, (nonce) => renderMessagePage(res.status === 404 ? 'not_found' : 'error', nonce), false);
+}

@@ -7,11 +7,27 @@ const NOW = new Date('2030-01-01T12:00:00.000Z');
 
 function drop(overrides: Partial<Drop> = {}): Drop {
   return {
-    id: 'drp_1', accountId: 'acc_1', slug: 'launch-assets', name: 'Launch assets', description: '', emoji: null, accentColor: null,
-    isActive: true, allowedKinds: 'any', maxFileSizeMB: 25, requireSenderEmail: false, requireMessage: false, autoConvertTo: null,
-    autoCompress: false, webhookUrl: null, expiresAt: null, submissionCount: 0, totalBytes: 0, createdAt: NOW,
+    id: 'drp_1',
+    accountId: 'acc_1',
+    slug: 'launch-assets',
+    name: 'Launch assets',
+    description: '',
+    emoji: null,
+    accentColor: null,
+    isActive: true,
+    allowedKinds: 'any',
+    maxFileSizeMB: 25,
+    requireSenderEmail: false,
+    requireMessage: false,
+    autoConvertTo: null,
+    autoCompress: false,
+    webhookUrl: null,
+    expiresAt: null,
+    submissionCount: 0,
+    totalBytes: 0,
+    createdAt: NOW,
     ...overrides,
-  } as Drop;
+  };
 }
 
 const render = (d: Drop, nonce = 'bm9uY2U=') => renderDropPage(dropPageData(d, NOW), nonce);
@@ -19,16 +35,18 @@ const embedded = (html: string) => html.match(/<script type="application\/json" 
 
 describe('drop page view', () => {
   it('escapes everything the drop owner typed', () => {
-    const html = render(drop({
-      name: '</title><script>alert(1)</script>',
-      description: '<img src=x onerror=alert(2)> & "quotes"',
-      emoji: '"><svg onload=x>',
-    }));
+    const html = render(
+      drop({
+        name: '</title><script>alert(1)</script>',
+        description: '<img src=x onerror=alert(2)> & "quotes"',
+        emoji: '"><svg onload=x>',
+      }),
+    );
     expect(html).not.toMatch(/<script>alert|<img src=x|<svg onload/);
     expect(html).toContain('<h1 id="drop-title">&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1>');
     expect(html).toContain('&lt;img src=x onerror=alert(2)&gt; &amp; &quot;quotes&quot;');
     expect(html).toContain('<div class="badge" aria-hidden="true">&quot;&gt;&lt;svg onload=x&gt;</div>');
-    expect(html.match(/<script\b/g)).toHaveLength(2); // the JSON data and the page's own script, nothing injected
+    expect(html.match(/<script\b/g)).toHaveLength(3); // the JSON data, tus-js-client and the page's own script, nothing injected
   });
 
   it('embeds the public drop as JSON that cannot close its script element', () => {
@@ -37,8 +55,16 @@ describe('drop page view', () => {
     expect(json).not.toMatch(/[<>&\u2028]/);
     const data = JSON.parse(json);
     expect(data.drop).toEqual({
-      slug: 'launch-assets', name: d.name, description: d.description, emoji: null, accentColor: null, allowedKinds: 'any',
-      maxFileSizeMB: 25, requireSenderEmail: false, requireMessage: false, acceptingSubmissions: true,
+      slug: 'launch-assets',
+      name: d.name,
+      description: d.description,
+      emoji: null,
+      accentColor: null,
+      allowedKinds: 'any',
+      maxFileSizeMB: 25,
+      requireSenderEmail: false,
+      requireMessage: false,
+      acceptingSubmissions: true,
     });
     expect(data).toMatchObject({ closed: null, expiresAt: null, now: NOW.toISOString(), uploadUrl: '/v1/public/drops/launch-assets/submissions' });
     expect(Object.keys(data.drop)).not.toContain('webhookUrl'); // nothing but the public view
@@ -47,7 +73,10 @@ describe('drop page view', () => {
   it('uses the response nonce for its style and script, and the CSP allows only those', () => {
     const html = render(drop(), 'abc123==');
     expect(html).toContain('<style nonce="abc123==">');
-    expect(html).toContain('<script nonce="abc123==">');
+    // The script and stylesheet are our own files, loaded from this origin under the same nonce.
+    expect(html).toMatch(/<script src="\/d\/assets\/drop-page\.js\?v=[\w-]{8}" nonce="abc123=="><\/script>/);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/d\/assets\/drop-page\.css\?v=[\w-]{8}" nonce="abc123==">/);
+    expect(html).not.toMatch(/<script nonce="abc123==">/); // no inline script left
     expect(html).not.toMatch(/\sstyle="/); // inline style attributes would be blocked
     expect(html).not.toMatch(/\son[a-z]+="/); // and so would inline handlers
     expect(contentSecurityPolicy('abc123==', true)).toBe(
@@ -79,7 +108,9 @@ describe('drop page view', () => {
     const past = drop({ expiresAt: new Date('2029-12-31T08:30:00.000Z') });
     expect(dropPageData(past, NOW)).toMatchObject({ closed: 'expired', drop: { acceptingSubmissions: false } });
     const html = renderDropPage(dropPageData(past, NOW), 'n');
-    expect(html).toContain('<strong>This drop has expired.</strong> It stopped accepting files on <time class="local-time" datetime="2029-12-31T08:30:00.000Z">2029-12-31 08:30 UTC</time>.');
+    expect(html).toContain(
+      '<strong>This drop has expired.</strong> It stopped accepting files on <time class="local-time" datetime="2029-12-31T08:30:00.000Z">2029-12-31 08:30 UTC</time>.',
+    );
     expect(html).toContain('<fieldset id="fields" disabled>');
 
     const open = renderDropPage(dropPageData(drop({ expiresAt: new Date('2030-02-01T00:00:00.000Z') }), NOW), 'n');

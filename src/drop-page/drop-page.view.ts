@@ -1,12 +1,18 @@
 import type { PublicDrop } from '../../generated/types';
 import type { Drop, DropKind } from '../drops/drop.entity';
 import { toPublicDropView } from '../submissions/public-drops.controller';
-import { DROP_PAGE_SCRIPT } from './drop-page.script';
-import { DROP_PAGE_CSS, themeCss } from './drop-page.styles';
+import { assetUrl, loadDropPageAssets } from './drop-page.assets';
+import { themeCss } from './drop-page.styles';
 import { emojiFavicon, escapeHtml, jsonForScript } from './drop-page.html';
 import { themeFor } from './drop-page.theme';
 
-/** Why a drop refuses files, in the order intake checks them (PRODUCT.md §6: 403 before 410). */
+/** The page's script and stylesheet are files (src/drop-page/public), loaded with the response's nonce. */
+export const DROP_PAGE_ASSETS = loadDropPageAssets();
+const STYLESHEET = assetUrl(DROP_PAGE_ASSETS, 'drop-page.css');
+const SCRIPT = assetUrl(DROP_PAGE_ASSETS, 'drop-page.js');
+const TUS_CLIENT = assetUrl(DROP_PAGE_ASSETS, 'tus.min.js');
+
+/** Why a drop refuses files, in the order intake checks them (docs/decisions.md §6: 403 before 410). */
 export type ClosedReason = 'paused' | 'expired';
 
 /** What the page's script reads from the embedded JSON. */
@@ -17,18 +23,21 @@ export interface DropPageData {
   /** The server's clock when rendering, so the page can close itself at expiry whatever the sender's clock says. */
   now: string;
   uploadUrl: string;
+  /** The tus creation URL the page sends files to. */
+  tusUrl: string;
 }
 
-export function dropPageData(drop: Drop, now: Date = new Date()): DropPageData {
+export function dropPageData(drop: Drop, now: Date): DropPageData {
   const expired = drop.expiresAt !== null && drop.expiresAt.getTime() <= now.getTime();
   const closed: ClosedReason | null = !drop.isActive ? 'paused' : expired ? 'expired' : null;
   return {
     // The same public view as GET /v1/public/drops/{slug}, judged at the same instant as `closed`.
-    drop: { ...toPublicDropView(drop), acceptingSubmissions: closed === null },
+    drop: { ...toPublicDropView(drop, now), acceptingSubmissions: closed === null },
     closed,
     expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
     now: now.toISOString(),
     uploadUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/submissions`,
+    tusUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/tus`,
   };
 }
 
@@ -100,7 +109,7 @@ const TICK_ICON =
 /** The sender's upload page: rendered here with the drop's text escaped, made interactive by the inline script. */
 export function renderDropPage(data: DropPageData, nonce: string): string {
   const { drop, closed } = data;
-  const kind = drop.allowedKinds as DropKind;
+  const kind = drop.allowedKinds;
   const accept = KIND_ACCEPT[kind];
   const disabled = closed ? ' disabled' : '';
 
@@ -124,7 +133,8 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(drop.name)} · Send a file</title>
 <link rel="icon" href="${escapeHtml(emojiFavicon(drop.emoji || INBOX_FAVICON))}">
-<style nonce="${nonce}">${themeCss(themeFor(drop.accentColor))}${DROP_PAGE_CSS}</style>
+<style nonce="${nonce}">${themeCss(themeFor(drop.accentColor))}</style>
+<link rel="stylesheet" href="${STYLESHEET}" nonce="${nonce}">
 </head>
 <body>
 <main class="card" aria-labelledby="drop-title">
@@ -141,7 +151,7 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
     <form id="drop-form" novalidate aria-label="Send a file to ${escapeHtml(drop.name)}">
       <fieldset id="fields"${disabled}>
         <label class="dropzone" id="dropzone" for="file">
-          <input type="file" id="file" name="file" class="visually-hidden"${accept ? ` accept="${accept}"` : ''} aria-describedby="dz-hint file-error">
+          <input type="file" id="file" name="file" multiple class="visually-hidden"${accept ? ` accept="${accept}"` : ''} aria-describedby="dz-hint file-error">
           <span id="dz-empty" class="dz-empty">
             ${UPLOAD_ICON}
             <span class="dz-title">Drag and drop a file here</span>
@@ -158,6 +168,7 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
           <span class="dz-hint" id="dz-hint">${escapeHtml(KIND_HINT[kind])} · up to ${formatLimit(drop.maxFileSizeMB)}</span>
         </label>
         <p class="field-error" id="file-error"></p>
+        <ul class="file-list" id="file-list" aria-label="Files to send" hidden></ul>
 
         <div class="field">
           <label for="senderName">Your name ${optional}</label>
@@ -200,7 +211,8 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
 </main>
 <p class="foot">Files go privately to the owner of this drop. Powered by Dropline.</p>
 <script type="application/json" id="drop-data">${jsonForScript(data)}</script>
-<script nonce="${nonce}">${DROP_PAGE_SCRIPT}</script>
+<script src="${TUS_CLIENT}" nonce="${nonce}"></script>
+<script src="${SCRIPT}" nonce="${nonce}"></script>
 </body>
 </html>
 `;
@@ -235,7 +247,8 @@ export function renderMessagePage(kind: 'not_found' | 'error', nonce: string): s
 <meta name="robots" content="noindex, nofollow">
 <title>${title} · Dropline</title>
 <link rel="icon" href="${escapeHtml(emojiFavicon(favicon))}">
-<style nonce="${nonce}">${themeCss(themeFor(null))}${DROP_PAGE_CSS}</style>
+<style nonce="${nonce}">${themeCss(themeFor(null))}</style>
+<link rel="stylesheet" href="${STYLESHEET}" nonce="${nonce}">
 </head>
 <body>
 <main class="card">

@@ -1,7 +1,7 @@
 import { ApiError } from '../common/api-error';
 import type { DropKind } from './drop.entity';
 
-/** PRODUCT.md §5: the conversion targets of each kind. */
+/** docs/decisions.md §5: the conversion targets of each kind. */
 export const CONVERT_TARGETS: Record<Exclude<DropKind, 'any' | 'document'>, readonly string[]> = {
   image: ['jpeg', 'png', 'webp', 'avif'],
   video: ['mp4', 'webm'],
@@ -13,12 +13,17 @@ export function kindOfTarget(format: string): keyof typeof CONVERT_TARGETS | und
 }
 
 /** The rules that need more than one field or the plan, so the contract's schemas cannot state them. */
-export function checkDropRules(drop: {
-  allowedKinds: DropKind;
-  autoConvertTo: string | null;
-  maxFileSizeMB: number;
-  expiresAt: Date | null;
-}, planLimitMB: number, expiresAtChanged: boolean): void {
+export function checkDropRules(
+  drop: {
+    allowedKinds: DropKind;
+    autoConvertTo: string | null;
+    maxFileSizeMB: number;
+    expiresAt: Date | null;
+  },
+  planLimitMB: number,
+  expiresAtChanged: boolean,
+  now: Date,
+): void {
   if (drop.maxFileSizeMB > planLimitMB) {
     throw ApiError.validation(`maxFileSizeMB must be between 1 and ${planLimitMB}, the plan's upload limit.`, [
       { path: 'body/maxFileSizeMB', message: `must be <= ${planLimitMB}` },
@@ -32,7 +37,7 @@ export function checkDropRules(drop: {
       ]);
     }
   }
-  if (expiresAtChanged && drop.expiresAt && drop.expiresAt.getTime() <= Date.now()) {
+  if (expiresAtChanged && drop.expiresAt && drop.expiresAt.getTime() <= now.getTime()) {
     throw ApiError.validation('expiresAt must be in the future.', [{ path: 'body/expiresAt', message: 'must be in the future' }]);
   }
 }

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import type { DropCreate, DropUpdate } from '../../generated/types';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
+import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
 import { DropsService } from './drops.service';
 
 /** Owner API for drops. Auth, validation and scopes come from the contract (global guards). */
@@ -11,34 +12,34 @@ export class DropsController {
 
   @Get()
   @Operation('listDrops')
-  async list(@Req() req: FastifyRequest, @Query('limit') limit = 100, @Query('cursor') cursor?: string) {
-    const page = await this.drops.list(req.auth!.account.id, limit, cursor);
+  async list(@Auth() auth: AuthContext, @Query() query: QueryOf<'listDrops'>): Promise<Ok<'listDrops'>> {
+    const page = await this.drops.list(auth.account.id, query.limit ?? 100, query.cursor);
     return { drops: page.items.map((d) => this.drops.toView(d)), nextCursor: page.nextCursor };
   }
 
   @Post()
   @HttpCode(201)
   @Operation('createDrop')
-  async create(@Req() req: FastifyRequest, @Body() body: DropCreate) {
-    return { drop: this.drops.toView(await this.drops.create(req.auth!.account, body)) };
+  async create(@Auth() auth: AuthContext, @Body() body: RequestBody<'createDrop'>): Promise<Ok<'createDrop'>> {
+    return { drop: this.drops.toView(await this.drops.create(auth.account, body)) };
   }
 
   @Get(':slug')
   @Operation('getDrop')
-  async get(@Req() req: FastifyRequest, @Param('slug') slug: string) {
-    return { drop: this.drops.toView(await this.drops.get(req.auth!.account.id, slug)) };
+  async get(@Auth() auth: AuthContext, @Param('slug') slug: string): Promise<Ok<'getDrop'>> {
+    return { drop: this.drops.toView(await this.drops.get(auth.account.id, slug)) };
   }
 
   @Patch(':slug')
   @Operation('updateDrop')
-  async update(@Req() req: FastifyRequest, @Param('slug') slug: string, @Body() body: DropUpdate) {
-    return { drop: this.drops.toView(await this.drops.update(req.auth!.account, slug, body)) };
+  async update(@Auth() auth: AuthContext, @Param('slug') slug: string, @Body() body: RequestBody<'updateDrop'>): Promise<Ok<'updateDrop'>> {
+    return { drop: this.drops.toView(await this.drops.update(auth.account, slug, body)) };
   }
 
   @Delete(':slug')
   @HttpCode(204)
   @Operation('deleteDrop')
-  async delete(@Req() req: FastifyRequest, @Param('slug') slug: string): Promise<void> {
-    await this.drops.delete(req.auth!.account.id, slug);
+  async delete(@Auth() auth: AuthContext, @Param('slug') slug: string): Promise<void> {
+    await this.drops.delete(auth.account.id, slug);
   }
 }

@@ -1,18 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type Repository } from 'typeorm';
 import type { DropCreate, DropUpdate, Drop as DropView } from '../../generated/types';
 import type { Account } from '../accounts/account.entity';
 import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';
 import { newId, randomSlug } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf } from '../config/plans';
+import { Transactions } from '../database/transactions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { SubmissionsRepository } from '../submissions/submissions.repository';
 import { checkDropRules } from './drop-rules';
-import { Drop } from './drop.entity';
-
-const UNIQUE_VIOLATION = '23505';
+import type { Drop } from './drop.entity';
+import { DropsRepository } from './drops.repository';
 
 @Injectable()
 export class DropsService {
@@ -20,15 +20,18 @@ export class DropsService {
   private readonly logger = new Logger(DropsService.name);
 
   constructor(
-    @InjectRepository(Drop) private readonly drops: Repository<Drop>,
+    private readonly drops: DropsRepository,
+    private readonly submissions: SubmissionsRepository,
+    private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly clock: Clock,
     config: AppConfig,
   ) {
     this.baseUrl = publicBaseUrl(config);
   }
 
   async create(account: Account, input: DropCreate): Promise<Drop> {
-    const drop = this.drops.create({
+    const drop: Omit<Drop, 'createdAt'> = {
       id: newId('drp'),
       accountId: account.id,
       slug: input.slug ?? randomSlug(),
@@ -47,37 +50,23 @@ export class DropsService {
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
       submissionCount: 0,
       totalBytes: 0,
-    });
-    checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, true);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.drops.insert(drop);
-        break;
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
-        if (input.slug) throw ApiError.conflict('slug_taken', `The slug ${input.slug} is already taken.`);
-        if (attempt >= 5) throw err;
-        drop.slug = randomSlug(); // a generated slug collided: draw another
-      }
+    };
+    checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, true, this.clock.now());
+    for (let attempt = 0; !(await this.drops.insert(drop)); attempt++) {
+      if (input.slug) throw ApiError.conflict('slug_taken', `The slug ${input.slug} is already taken.`);
+      if (attempt >= 5) throw new Error('Could not draw a free slug in 6 attempts');
+      drop.slug = randomSlug(); // a generated slug collided: draw another
     }
-    return this.drops.findOneByOrFail({ id: drop.id });
+    return (await this.drops.findById(drop.id))!;
   }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<{ items: Drop[]; nextCursor: string | null }> {
-    const after = decodeCursor(cursor);
-    const qb = this.drops
-      .createQueryBuilder('d')
-      .where('d.account_id = :accountId', { accountId })
-      .orderBy('d.created_at', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .limit(limit + 1);
-    if (after) qb.andWhere('(d.created_at, d.id) < (:createdAt, :id)', after);
-    return paginate(await qb.getMany(), limit);
+    return paginate(await this.drops.listForAccount(accountId, limit + 1, decodeCursor(cursor)), limit);
   }
 
   /** The account's drop; another account's drop is indistinguishable from a missing one (404). */
   async get(accountId: string, slug: string): Promise<Drop> {
-    const drop = await this.drops.findOneBy({ slug, accountId });
+    const drop = await this.drops.findBySlugForAccount(slug, accountId);
     if (!drop) throw ApiError.notFound('Drop');
     return drop;
   }
@@ -87,15 +76,14 @@ export class DropsService {
     const { expiresAt, ...rest } = patch;
     Object.assign(drop, rest);
     if (expiresAt !== undefined) drop.expiresAt = expiresAt === null ? null : new Date(expiresAt);
-    checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, expiresAt !== undefined);
+    checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, expiresAt !== undefined, this.clock.now());
     const { id, accountId, slug: _slug, submissionCount, totalBytes, createdAt, ...changes } = drop;
-    await this.drops.update({ id }, changes);
-    return this.drops.findOneByOrFail({ id });
+    return this.drops.update(id, changes);
   }
 
   /** A drop by its public slug, whoever owns it (public pages and intake). */
   async findBySlug(slug: string): Promise<Drop> {
-    const drop = await this.drops.findOneBy({ slug });
+    const drop = await this.drops.findBySlug(slug);
     if (!drop) throw ApiError.notFound('Drop');
     return drop;
   }
@@ -108,16 +96,13 @@ export class DropsService {
     // lock, so they queue up exactly then): the FK cascade removed those rows and their files
     // stayed on disk for good. Now an intake still in flight waits for this transaction, then
     // finds no drop (404) and removes its own file; everything committed before is returned here.
-    const files = await this.drops.manager.transaction(async (tx) => {
-      await tx.query('SELECT id FROM drops WHERE id = $1 FOR UPDATE', [drop.id]);
-      const [deleted]: [{ storage_key: string; processed_key: string | null }[], number] = await tx.query(
-        'DELETE FROM submissions WHERE drop_id = $1 RETURNING storage_key, processed_key',
-        [drop.id],
-      );
-      await tx.query('DELETE FROM drops WHERE id = $1', [drop.id]);
+    const files = await this.transactions.run(async (tx) => {
+      await this.drops.lock(tx, drop.id);
+      const deleted = await this.submissions.deleteAllInDrop(tx, drop.id);
+      await this.drops.delete(tx, drop.id);
       return deleted;
     });
-    const keys = files.flatMap((f) => [f.storage_key, f.processed_key]).filter((k): k is string => Boolean(k));
+    const keys = files.flatMap((f) => [f.storageKey, f.processedKey]).filter((k): k is string => Boolean(k));
     if (keys.length > 0) {
       await this.storage.deleteMany(keys).catch((err: Error) => this.logger.error(`Drop ${drop.id}: stored files left behind: ${err.message}`));
     }
@@ -146,8 +131,4 @@ export class DropsService {
       createdAt: drop.createdAt.toISOString(),
     };
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof QueryFailedError && (err as any).driverError?.code === UNIQUE_VIOLATION;
 }

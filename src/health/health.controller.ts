@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
-import type { DataSource } from 'typeorm';
 import { Operation } from '../contract/operation.decorator';
+import type { Ok } from '../contract/operation-types';
+import { DatabaseHealthRepository } from '../database/database-health.repository';
 import { REDIS } from '../redis/redis.module';
 
 const CHECK_TIMEOUT_MS = 1000;
@@ -11,23 +11,20 @@ const CHECK_TIMEOUT_MS = 1000;
 @Controller()
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: DatabaseHealthRepository,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   @Get('healthz')
   @Operation('getHealth')
-  health() {
+  health(): Ok<'getHealth'> {
     return { status: 'ok' };
   }
 
   @Get('readyz')
   @Operation('getReadiness')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const [postgres, redis] = await Promise.all([
-      probe(() => this.db.query('SELECT 1')),
-      probe(() => this.redis.ping()),
-    ]);
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Ok<'getReadiness'>> {
+    const [postgres, redis] = await Promise.all([probe(() => this.database.ping()), probe(() => this.redis.ping())]);
     const ok = postgres && redis;
     reply.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'unavailable', checks: { postgres: postgres ? 'ok' : 'down', redis: redis ? 'ok' : 'down' } };
@@ -37,10 +34,7 @@ export class HealthController {
 async function probe(check: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS))),
-    ]);
+    await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS)))]);
     return true;
   } catch {
     return false;

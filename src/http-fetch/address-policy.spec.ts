@@ -54,13 +54,10 @@ describe('isForbiddenAddress / classifyAddress', () => {
     expect(classifyAddress(ip)).toBe(range);
   });
 
-  it.each(['2130706433', '0x7f000001', '017700000001', '127.1', '0x7f.1', '0177.0.0.1', '127.0.1', '127.0.0.1.'])(
-    'refuses the loopback spelled %s',
-    (spelling) => {
-      expect(isForbiddenAddress(spelling)).toBe(true);
-      expect(classifyAddress(spelling)).toBe('loopback');
-    },
-  );
+  it.each(['2130706433', '0x7f000001', '017700000001', '127.1', '0x7f.1', '0177.0.0.1', '127.0.1', '127.0.0.1.'])('refuses the loopback spelled %s', (spelling) => {
+    expect(isForbiddenAddress(spelling)).toBe(true);
+    expect(classifyAddress(spelling)).toBe('loopback');
+  });
 
   it.each([
     ['167772161', 'private'], // 10.0.0.1
@@ -71,21 +68,15 @@ describe('isForbiddenAddress / classifyAddress', () => {
     expect(classifyAddress(spelling)).toBe(range);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '[2606:4700:4700::1111]'])(
-    'allows the public address %s',
-    (ip) => {
-      expect(classifyAddress(ip)).toBe('public');
-      expect(isForbiddenAddress(ip)).toBe(false);
-    },
-  );
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '[2606:4700:4700::1111]'])('allows the public address %s', (ip) => {
+    expect(classifyAddress(ip)).toBe('public');
+    expect(isForbiddenAddress(ip)).toBe(false);
+  });
 
-  it.each(['', 'example.com', 'localhost', 'not an ip', '1.2.3.256', '4294967296', '08.0.0.1'])(
-    'refuses what is not an address: %j',
-    (input) => {
-      expect(classifyAddress(input)).toBe('invalid');
-      expect(isForbiddenAddress(input)).toBe(true);
-    },
-  );
+  it.each(['', 'example.com', 'localhost', 'not an ip', '1.2.3.256', '4294967296', '08.0.0.1'])('refuses what is not an address: %j', (input) => {
+    expect(classifyAddress(input)).toBe('invalid');
+    expect(isForbiddenAddress(input)).toBe(true);
+  });
 });
 
 describe('parseHostAddress', () => {
@@ -110,12 +101,9 @@ describe('parseHostAddress', () => {
     expect(parseHostAddress(host)).toBe(ip);
   });
 
-  it.each(['example.com', 'face.cafe', 'localhost', '', '1.2.3.4.5', '4294967296', '127.0.0.1/x', 'a@127.0.0.1'])(
-    'answers null for the name or non-address %j',
-    (host) => {
-      expect(parseHostAddress(host)).toBeNull();
-    },
-  );
+  it.each(['example.com', 'face.cafe', 'localhost', '', '1.2.3.4.5', '4294967296', '127.0.0.1/x', 'a@127.0.0.1'])('answers null for the name or non-address %j', (host) => {
+    expect(parseHostAddress(host)).toBeNull();
+  });
 
   it.each([
     ['2130706433', '127.0.0.1'],
@@ -164,9 +152,7 @@ describe('the connect-time check (no sockets)', () => {
     }) as unknown as LookupFunction;
 
   const run = (lookup: LookupFunction, all: boolean) =>
-    new Promise<{ err: Error | null; address: unknown }>((resolve) =>
-      lookup('some.host', { all }, (err, address) => resolve({ err, address })),
-    );
+    new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('some.host', { all }, (err, address) => resolve({ err, address })));
 
   it.each([true, false])('refuses a name resolving to a private address (all=%s)', async (all) => {
     const guarded = createGuardedLookup([], fakeLookup([{ address: '10.0.0.1', family: 4 }]));
@@ -202,8 +188,7 @@ describe('the connect-time check (no sockets)', () => {
   });
 
   it('passes lookup failures through', async () => {
-    const failing = ((_h: string, _o: LookupOptions, cb: (err: Error) => void) =>
-      cb(Object.assign(new Error('nx'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
+    const failing = ((_h: string, _o: LookupOptions, cb: (err: Error) => void) => cb(Object.assign(new Error('nx'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
     const { err } = await run(createGuardedLookup([], failing), true);
     expect((err as NodeJS.ErrnoException).code).toBe('ENOTFOUND');
   });

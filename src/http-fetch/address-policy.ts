@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses a server-side fetch of a user-given URL may reach (PRODUCT.md §7).
+ * Which addresses a server-side fetch of a user-given URL may reach (docs/decisions.md §7).
  * Pure functions, no I/O: the range tables are ipaddr.js's; this file only decides which of
  * its range names count as "public".
  */
@@ -14,9 +14,7 @@ export const PUBLIC = 'public';
  * Well-known cloud instance-metadata endpoints, named separately so logs say what was tried.
  * (They also fall in ranges refused anyway: link-local, unique-local, CGNAT, reserved.)
  */
-const CLOUD_METADATA = new Set(
-  ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192'].map((ip) => ipaddr.parse(ip).toString()),
-);
+const CLOUD_METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192'].map((ip) => ipaddr.parse(ip).toString()));
 
 /** IPv6 global unicast; ipaddr.js calls everything it has no name for "unicast", including unassigned space. */
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');

@@ -1,4 +1,4 @@
-/** Stable codes; the first four are also job error codes (PRODUCT.md §7). */
+/** Stable codes; the first four are also job error codes (docs/decisions.md §7). */
 export type FetchErrorCode = 'blocked_address' | 'input_too_large' | 'timeout' | 'input_fetch_failed' | 'invalid_url';
 
 /**

@@ -27,21 +27,14 @@ export class BlockedAddressError extends Error {
 }
 
 /** Undefined when `address` may be connected to for `host`, else the error to fail with. */
-export function checkAddress(
-  host: string,
-  address: string,
-  allowPrivateHosts: readonly string[],
-): BlockedAddressError | undefined {
+export function checkAddress(host: string, address: string, allowPrivateHosts: readonly string[]): BlockedAddressError | undefined {
   const range = classifyAddress(address);
   if (range === PUBLIC || isAllowedPrivate(host, address, allowPrivateHosts)) return undefined;
   return new BlockedAddressError(host, address, range);
 }
 
 /** Wraps a lookup (dns.lookup by default) so that it only ever answers with allowed addresses. */
-export function createGuardedLookup(
-  allowPrivateHosts: readonly string[],
-  lookup: LookupFunction = dns.lookup as LookupFunction,
-): LookupFunction {
+export function createGuardedLookup(allowPrivateHosts: readonly string[], lookup: LookupFunction = dns.lookup): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, options, (err, address, family) => {
       if (err) {
@@ -50,9 +43,8 @@ export function createGuardedLookup(
       }
       const answers = Array.isArray(address) ? address : [{ address, family }];
       for (const answer of answers) {
-        const blocked = typeof answer.address === 'string'
-          ? checkAddress(hostname, answer.address, allowPrivateHosts)
-          : new BlockedAddressError(hostname, String(answer.address), 'invalid');
+        const blocked =
+          typeof answer.address === 'string' ? checkAddress(hostname, answer.address, allowPrivateHosts) : new BlockedAddressError(hostname, String(answer.address), 'invalid');
         if (blocked) {
           callback(blocked, options.all ? [] : '', family);
           return;

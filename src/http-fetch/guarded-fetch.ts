@@ -113,20 +113,14 @@ export class GuardedHttpClient implements OnModuleDestroy {
         if (REDIRECT_STATUSES.has(statusCode) && location !== undefined) {
           await discard(response.body);
           if (redirects >= MAX_REDIRECTS) {
-            throw new FetchError(
-              'input_fetch_failed',
-              `Fetching the input from ${current.hostname} failed: more than ${MAX_REDIRECTS} redirects.`,
-            );
+            throw new FetchError('input_fetch_failed', `Fetching the input from ${current.hostname} failed: more than ${MAX_REDIRECTS} redirects.`);
           }
           current = this.checkUrl(resolveLocation(location, current), true);
           continue;
         }
         if (statusCode < 200 || statusCode > 299) {
           await discard(response.body);
-          throw new FetchError(
-            'input_fetch_failed',
-            `Fetching the input from ${current.hostname} failed: the server answered HTTP ${statusCode}.`,
-          );
+          throw new FetchError('input_fetch_failed', `Fetching the input from ${current.hostname} failed: the server answered HTTP ${statusCode}.`);
         }
         const declared = Number(header(response.headers, 'content-length'));
         if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -194,9 +188,7 @@ export class GuardedHttpClient implements OnModuleDestroy {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new FetchError(
         'invalid_url',
-        isRedirect
-          ? `The input URL redirected to a ${url.protocol.replace(/:$/, '')} URL; only http and https are fetched.`
-          : 'Only http and https URLs can be fetched.',
+        isRedirect ? `The input URL redirected to a ${url.protocol.replace(/:$/, '')} URL; only http and https are fetched.` : 'Only http and https URLs can be fetched.',
       );
     }
     const literal = parseHostAddress(url.hostname);
@@ -207,12 +199,7 @@ export class GuardedHttpClient implements OnModuleDestroy {
     return url;
   }
 
-  private async saveBody(
-    body: Dispatcher.ResponseData['body'],
-    destPath: string,
-    maxBytes: number,
-    url: URL,
-  ): Promise<number> {
+  private async saveBody(body: Dispatcher.ResponseData['body'], destPath: string, maxBytes: number, url: URL): Promise<number> {
     let size = 0;
     const limit = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -227,8 +214,8 @@ export class GuardedHttpClient implements OnModuleDestroy {
     try {
       await pipeline(body, limit, file);
       return size;
-    } catch (err) {
-      if (err === fileError) err = new LocalFileError(err);
+    } catch (caught) {
+      const err = caught === fileError ? new LocalFileError(caught) : caught;
       // The file may still be opening when the pipeline fails: remove it only once it is closed.
       // (Not events.once: it rejects on the 'error' the failed pipeline emits.)
       if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
@@ -269,18 +256,11 @@ async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
 }
 
 function tooLarge(url: URL, maxBytes: number): FetchError {
-  return new FetchError(
-    'input_too_large',
-    `The input at ${url.hostname} is larger than the limit of ${maxBytes} bytes.`,
-  );
+  return new FetchError('input_too_large', `The input at ${url.hostname} is larger than the limit of ${maxBytes} bytes.`);
 }
 
 function blockedError(host: string, cause: BlockedAddressError): FetchError {
-  return new FetchError(
-    'blocked_address',
-    `Refusing to connect to ${host}: it is not a public address. Only public internet hosts can be fetched.`,
-    { cause },
-  );
+  return new FetchError('blocked_address', `Refusing to connect to ${host}: it is not a public address. Only public internet hosts can be fetched.`, { cause });
 }
 
 function findInChain<T>(err: unknown, test: (e: unknown) => e is T): T | undefined {
@@ -300,12 +280,7 @@ const NETWORK_MESSAGES: Record<string, string> = {
   UND_ERR_SOCKET: 'the connection was closed unexpectedly',
   HPE_INVALID_CONSTANT: 'the server did not answer with valid HTTP',
 };
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'ETIMEDOUT',
-]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 function toFetchError(err: unknown, deadline: Deadline, url: URL): FetchError {
   const host = url.hostname;

@@ -1,9 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
-import { Clock } from '../common/clock';
+import type { Db } from '../database/sql';
+import { IdempotencyRepository } from './idempotency.repository';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -12,48 +11,57 @@ export interface StoredResponse {
   body: unknown;
 }
 
-/** Thrown inside the admission transaction when a concurrent twin committed first: roll back, replay. */
-export class IdempotentTwinCommitted extends Error {}
+/** An Idempotency-Key and the fingerprint of the body it came with. */
+export interface IdempotentRequest {
+  key: string;
+  hash: string;
+}
 
 /**
- * Idempotency keys of POST /v1/jobs (spec part 8), per API key, 24 h. A replay returns the
+ * Idempotency keys of POST /v1/jobs (docs/decisions.md §7), per API key, 24 h. A replay returns the
  * stored status and body; the same key with another body is 409 idempotency_conflict. Only
  * accepted jobs are recorded: a refused request (402, 429, …) may be retried with the same key.
- * The record is written in the job's own transaction, so exactly one of N concurrent twins wins.
+ * The record is written in the job's own transaction (JobAdmission), under the account row
+ * lock, so exactly one of N concurrent twins is admitted and the others replay it.
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly records: IdempotencyRepository) {}
 
-  fingerprint(body: Record<string, unknown>): string {
+  /** The key of a request (the body's `idempotencyKey` wins over the header), or undefined. */
+  request(body: Record<string, unknown>, header: string | undefined): IdempotentRequest | undefined {
+    const key = typeof body.idempotencyKey === 'string' ? body.idempotencyKey : header;
+    if (!key) return undefined;
     const { idempotencyKey: _ignored, ...rest } = body;
-    return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+    return { key, hash: createHash('sha256').update(canonicalJson(rest)).digest('hex') };
   }
 
-  /** The stored response for a replay, undefined when the key is free (expired records are dropped). */
-  async lookup(apiKeyId: string, key: string, hash: string): Promise<StoredResponse | undefined> {
-    const now = this.clock.now();
-    await this.db.query('DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2 AND expires_at <= $3', [apiKeyId, key, now]);
-    const rows = await this.db.query('SELECT request_hash, status_code, response FROM idempotency_records WHERE api_key_id = $1 AND key = $2', [apiKeyId, key]);
-    if (rows.length === 0) return undefined;
-    if (rows[0].request_hash !== hash) {
+  /** The stored response for a replay, undefined when the key is free at `now`; 409 when it was used with another body. */
+  async replay(apiKeyId: string, request: IdempotentRequest, now: Date, db?: Db): Promise<StoredResponse | undefined> {
+    const record = await this.records.find(apiKeyId, request.key, now, db);
+    if (!record) return undefined;
+    if (record.requestHash !== request.hash) {
       throw new ApiError(HttpStatus.CONFLICT, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body in the last 24 hours.');
     }
-    return { status: rows[0].status_code, body: rows[0].response };
+    return { status: record.status, body: record.response };
   }
 
-  /** Inside the admission transaction; waits on a concurrent twin's row and loses to it if it commits. */
-  async record(tx: EntityManager, apiKeyId: string, key: string, hash: string, response: StoredResponse): Promise<void> {
-    const now = this.clock.now();
-    const [rows] = await tx.query(
-      `INSERT INTO idempotency_records (api_key_id, key, request_hash, status_code, response, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING key`,
-      [apiKeyId, key, hash, response.status, JSON.stringify(response.body), now, new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS)],
-    ).then((r: unknown) => [r as unknown[]]);
-    if (rows.length === 0) throw new IdempotentTwinCommitted();
+  /** Records the answer inside the admission transaction; false if a twin holds the key (cannot happen under the account lock). */
+  record(tx: Db, apiKeyId: string, request: IdempotentRequest, response: StoredResponse, now: Date): Promise<boolean> {
+    return this.records.claim(tx, {
+      apiKeyId,
+      key: request.key,
+      requestHash: request.hash,
+      status: response.status,
+      response: response.body,
+      now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+    });
+  }
+
+  /** A withdrawn job's recorded answer would replay a job that no longer exists. */
+  forget(tx: Db, jobId: string): Promise<void> {
+    return this.records.deleteForJob(tx, jobId);
   }
 }
 
@@ -61,7 +69,10 @@ export class IdempotencyService {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

@@ -1,14 +1,15 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
-import { QUEUES } from '../queue/queue.module';
+import { AppConfig } from '../config/config';
+import { deploymentPrefix, QUEUES } from '../queue/queue.module';
 
 export interface MediaJobData {
   jobId: string;
 }
 
 /** How long a submission waits for Redis before answering 500 `enqueue_failed`. */
-const ENQUEUE_TIMEOUT_MS = 3000;
+export const ENQUEUE_TIMEOUT_MS = 3000;
 
 /**
  * The only place media jobs meet BullMQ. The BullMQ job id is the Dropline job id, so adding
@@ -25,13 +26,17 @@ export const MEDIA_JOB_OPTIONS: JobsOptions = {
 @Injectable()
 export class JobQueue {
   private readonly queues: Record<string, Queue<MediaJobData>>;
+  /** This deployment's BullMQ prefix, recorded on each job row so its sweeper reconciles only those. */
+  readonly prefix: string;
 
   constructor(
     @InjectQueue(QUEUES.image) image: Queue<MediaJobData>,
     @InjectQueue(QUEUES.video) video: Queue<MediaJobData>,
     @InjectQueue(QUEUES.audio) audio: Queue<MediaJobData>,
+    config: AppConfig,
   ) {
     this.queues = { [QUEUES.image]: image, [QUEUES.video]: video, [QUEUES.audio]: audio };
+    this.prefix = deploymentPrefix(config);
   }
 
   /** Rejects after ENQUEUE_TIMEOUT_MS rather than waiting for Redis to come back. */

@@ -1,29 +1,37 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Job as BullJob } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Repository } from 'typeorm';
-import { Account } from '../accounts/account.entity';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/config';
 import { sanitizeFileName } from '../common/file-sniffer';
 import { newId } from '../common/ids';
 import { limitsOf, MB } from '../config/plans';
 import { CreditsService } from '../credits/credits.service';
+import { Transactions } from '../database/transactions';
 import { FetchError } from '../http-fetch/fetch-error';
 import { GuardedHttpClient } from '../http-fetch/guarded-fetch';
 import { MediaError } from '../media/media.errors';
+import { recordJobFinished } from '../metrics/dropline-metrics';
 import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../storage/storage.driver';
-import { Upload } from '../uploads/upload.entity';
 import { JobEvents } from './job-events';
 import type { MediaJobData } from './job-queue';
-import { Job } from './job.entity';
+import type { Job } from './job.entity';
+import { JobsRepository } from './jobs.repository';
 import { ToolRunner } from './tool-runner';
 
 const FETCH_TIMEOUT_MS = 120_000;
+/** How often a second entry of a running job checks whether the first run is over. */
+const CLAIM_POLL_MS = 500;
 /** A permanent failure: the job fails now with this code instead of being retried. */
 class JobFailure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -32,31 +40,34 @@ class JobFailure extends Error {
  * Runs one media job in a worker: fetch the input to a temp dir, run the tool, store the
  * output, record the result. Permanent errors (not media, too large, blocked URL) fail the job
  * at once and refund it; transient ones (network, storage, a killed worker) go back to BullMQ,
- * which retries with backoff, and the last attempt fails and refunds.
+ * which retries with backoff, and the last attempt fails and refunds. A run commits two state
+ * writes (running, then completed or failed), each one `UPDATE … RETURNING` whose row feeds what follows.
  */
 @Injectable()
 export class JobRunner {
   private readonly logger = new Logger(JobRunner.name);
 
   constructor(
-    @InjectRepository(Job) private readonly jobs: Repository<Job>,
-    @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
+    private readonly jobs: JobsRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly http: GuardedHttpClient,
     private readonly tools: ToolRunner,
     private readonly credits: CreditsService,
     private readonly events: JobEvents,
+    private readonly config: AppConfig,
   ) {}
 
   async process(bullJob: BullJob<MediaJobData>): Promise<void> {
-    const [started] = await this.jobs.query(
-      `UPDATE jobs SET state = 'running', started_at = COALESCE(started_at, now()), progress = 0
-       WHERE id = $1 AND state IN ('queued', 'running') RETURNING id`,
-      [bullJob.data.jobId],
-    );
-    if (started.length === 0) return; // canceled, finished, or withdrawn before it ran
-    const job = await this.jobs.findOneByOrFail({ id: bullJob.data.jobId });
+    const runId = randomUUID();
+    const job = await this.claim(bullJob.data.jobId, runId);
+    if (!job) return; // canceled, finished, or withdrawn before it ran
+    this.logger.log({ jobId: job.id, tool: job.tool, attempt: bullJob.attemptsMade + 1 }, 'Job started');
+    // The claim's sign of life, as often as BullMQ renews its own lock.
+    const heartbeat = setInterval(() => void this.jobs.heartbeat(job.id, runId).catch(() => undefined), this.config.WORKER_LOCK_DURATION_MS / 2);
+    heartbeat.unref();
     const dir = await mkdtemp(join(tmpdir(), `dropline-${job.id}-`));
     try {
       const { path: inputPath, name } = await this.fetchInput(job, dir);
@@ -66,12 +77,10 @@ export class JobRunner {
       await this.storage.putFile(outputKey, output.path);
       const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
       // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
-      const completed = await this.jobs.update({ id: job.id, state: 'running' }, {
-        state: 'completed',
-        progress: 100,
+      const completed = await this.jobs.complete(
+        job.id,
         outputKey,
-        finishedAt: new Date(),
-        result: {
+        {
           outputFormat: output.format,
           outputSize: output.size,
           outputFileName,
@@ -81,72 +90,85 @@ export class JobRunner {
           ...(output.duration !== undefined ? { duration: output.duration } : {}),
           ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
         },
-      });
-      if (!completed.affected) {
+        this.clock.now(),
+      );
+      if (!completed) {
         await this.storage.delete(outputKey); // nobody will ever read this output
         return;
       }
-      await this.events.finished(job.id);
+      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: output.size }, 'Job completed');
+      recordJobFinished(completed);
+      await this.events.finished(completed);
     } catch (err) {
       const failure = toFailure(err);
       const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
       if (!failure && !lastAttempt) {
-        await this.jobs.update({ id: job.id, state: 'running' }, { state: 'queued', progress: 0 });
+        await this.jobs.requeue(job.id);
+        this.logger.log({ jobId: job.id, tool: job.tool, err: (err as Error).message }, 'Job attempt failed; retrying');
         throw err; // BullMQ retries with backoff
       }
-      this.logger.warn(`Job ${job.id} failed: ${(err as Error).message}`);
+      this.logger.warn({ jobId: job.id, tool: job.tool, err: (err as Error).message }, 'Job failed');
       // Retries spent on a transient fetch error (host unresolvable, refused, timed out): the job
       // failed because of its input, not of processing, so it keeps the fetch's code and message.
       const final = failure ?? lastFetchFailure(err);
       await this.fail(job.id, final?.code ?? 'processing_failed', final?.message ?? 'Processing failed after several attempts.');
     } finally {
+      clearInterval(heartbeat);
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Claims the job for this run. The queue can hold a job twice (the sweeper re-adds one Redis
+   * lost while its first worker still runs it): the second entry waits until the first run ends
+   * (then there is nothing to do) or its worker is gone (its lease, WORKER_LOCK_DURATION_MS, lapses),
+   * so a job never runs twice at once.
+   */
+  private async claim(jobId: string, runId: string): Promise<Job | undefined> {
+    for (;;) {
+      const job = await this.jobs.start(jobId, this.clock.now(), runId, this.config.WORKER_LOCK_DURATION_MS);
+      if (job) return job;
+      const current = await this.jobs.findById(jobId);
+      if (current?.state !== 'running') return undefined;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
     }
   }
 
   /** Marks a job failed and refunds it, once; used for BullMQ's own failures too (stalled too often). */
   async fail(jobId: string, code: string, message: string): Promise<void> {
     // The state and the refund commit together: nobody sees a failed job still charged.
-    const failed = await this.jobs.manager.transaction(async (tx) => {
-      const [rows] = await tx.query(
-        `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = now()
-         WHERE id = $1 AND state IN ('queued', 'running') RETURNING id`,
-        [jobId, code, message],
-      );
-      if (rows.length === 0) return false;
-      await this.credits.refund(jobId, tx);
-      return true;
+    const failed = await this.transactions.run(async (tx) => {
+      const row = await this.jobs.fail(tx, jobId, code, message, this.clock.now());
+      if (row) await this.credits.refund(jobId, tx);
+      return row;
     });
-    if (failed) await this.events.finished(jobId);
+    if (!failed) return;
+    recordJobFinished(failed);
+    await this.events.finished({ ...failed, refunded: true });
   }
 
   private async fetchInput(job: Job, dir: string): Promise<{ path: string; name: string }> {
     const path = join(dir, 'input');
-    if (job.input.fileId) {
-      const upload = await this.uploads.findOneBy({ id: job.input.fileId, accountId: job.accountId });
-      if (!upload) throw new JobFailure('input_fetch_failed', 'The uploaded input file no longer exists.');
+    const { storageKey, fileName } = job.input;
+    if (storageKey) {
+      // An upload or a drop submission: its stored object, named in the job's input at admission.
       try {
-        await this.storage.downloadToFile(upload.storageKey, path);
+        await this.storage.downloadToFile(storageKey, path);
       } catch (err) {
-        if (err instanceof ObjectNotFoundError) throw new JobFailure('input_fetch_failed', 'The uploaded input file no longer exists.');
-        throw err;
+        if (!(err instanceof ObjectNotFoundError)) throw err;
+        const gone = job.submissionId ? 'The submission was deleted before it could be converted.' : 'The uploaded input file no longer exists.';
+        throw new JobFailure('input_fetch_failed', gone);
       }
-      return { path, name: upload.fileName };
+      return { path, name: fileName ?? 'input' };
     }
-    if (job.submissionId && !job.input.url) {
-      // A drop's auto-conversion reads the submission's stored original.
-      const [row] = await this.jobs.query('SELECT storage_key, file_name FROM submissions WHERE id = $1', [job.submissionId]);
-      if (!row) throw new JobFailure('input_fetch_failed', 'The submission was deleted before it could be converted.');
-      await this.storage.downloadToFile(row.storage_key, path);
-      return { path, name: row.file_name };
-    }
-    const account = await this.accounts.findOneByOrFail({ id: job.accountId });
+    const account = await this.accounts.findById(job.accountId);
+    if (!account) throw new JobFailure('input_fetch_failed', 'The account no longer exists.');
     const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
     await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
     return { path, name: sanitizeFileName(safeDecode(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
   }
 
-  /** ffmpeg reports often; the row is written at most every 2 percentage points or second. */
+  /** ffmpeg reports often; the row is written at most every 2 percentage points or second (wall time, not the Clock). */
   private progressReporter(jobId: string): (percent: number) => void {
     let last = 0;
     let lastAt = 0;
@@ -155,7 +177,7 @@ export class JobRunner {
       if (p <= last || (p - last < 2 && Date.now() - lastAt < 1000)) return;
       last = p;
       lastAt = Date.now();
-      this.jobs.update({ id: jobId, state: 'running' }, { progress: p }).catch(() => undefined);
+      this.jobs.setProgress(jobId, p).catch(() => undefined);
     };
   }
 }
@@ -190,4 +212,3 @@ function lastFetchFailure(err: unknown): { code: string; message: string } | und
 function extensionOf(format: string): string {
   return { jpeg: 'jpg', tiff: 'tif' }[format] ?? format;
 }
-

@@ -1,16 +1,16 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Repository } from 'typeorm';
+import { Clock } from '../common/clock';
 import { QUEUES } from '../queue/queue.module';
 import { UploadsService } from '../uploads/uploads.service';
+import { JobAdmission } from './job-admission';
 import { JobQueue } from './job-queue';
 import { JobRunner } from './job-runner';
-import { Job } from './job.entity';
+import { JobsRepository } from './jobs.repository';
 
 const SWEEP_EVERY_MS = 15_000;
 const STALE_TEMP_MS = 3600_000;
@@ -21,7 +21,8 @@ const ENQUEUE_GRACE_MS = 10_000;
  * Runs in every worker. Postgres is the truth about jobs, so the sweeper reconciles it with the
  * queue: an accepted job whose enqueue never happened (the API died in between) is enqueued, and so
  * is one the queue has lost (Redis restarted empty or flushed); a job the queue has failed (stalled
- * too often) or finished without its result reaching Postgres is failed and refunded.
+ * too often) or finished without its result reaching Postgres is failed and refunded. It sees only
+ * its own deployment's jobs (`queue_prefix`): another deployment sharing the database owns the rest.
  */
 @Injectable()
 export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -30,13 +31,15 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
   private running = false;
 
   constructor(
-    @InjectRepository(Job) private readonly jobs: Repository<Job>,
+    private readonly jobs: JobsRepository,
     @InjectQueue(QUEUES.image) private readonly image: Queue,
     @InjectQueue(QUEUES.video) private readonly video: Queue,
     @InjectQueue(QUEUES.audio) private readonly audio: Queue,
     private readonly queue: JobQueue,
     private readonly runner: JobRunner,
     private readonly uploads: UploadsService,
+    private readonly clock: Clock,
+    private readonly admission: JobAdmission,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -47,7 +50,7 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
 
   /**
    * A worker killed mid-job leaves its temp dir behind. Older than any job can run (the media
-   * time limit is 10 min), such a dir belongs to nobody.
+   * time limit is 10 min), such a dir belongs to nobody. Compared with file mtimes, so wall time, not the Clock.
    */
   private async removeStaleTempDirs(): Promise<void> {
     const before = Date.now() - STALE_TEMP_MS;
@@ -68,6 +71,7 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     this.running = true;
     try {
       await this.enqueueForgotten();
+      await this.promoteWaiting();
       await this.failLost();
       await this.uploads.purgeExpired();
     } catch (err) {
@@ -78,25 +82,21 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async enqueueForgotten(): Promise<void> {
-    const rows: Job[] = await this.jobs
-      .createQueryBuilder('j')
-      .where("j.state = 'queued' AND j.enqueued_at IS NULL AND j.created_at < :before", { before: new Date(Date.now() - ENQUEUE_GRACE_MS) })
-      .limit(200)
-      .getMany();
+    const rows = await this.jobs.findNeverEnqueued(this.queue.prefix, new Date(this.clock.now().getTime() - ENQUEUE_GRACE_MS), 200);
     for (const job of rows) {
       await this.queue.add(job.queue, job.id);
-      await this.jobs.update({ id: job.id }, { enqueuedAt: new Date() });
+      await this.jobs.markEnqueued(job.id, this.clock.now());
       this.logger.log(`Enqueued job ${job.id}, accepted but never queued`);
     }
   }
 
+  /** A slot freed whose promotion was lost (the worker died right after the job ended). */
+  private async promoteWaiting(): Promise<void> {
+    for (const accountId of await this.jobs.accountsWaiting(this.queue.prefix, 200)) await this.admission.promoteWaiting(accountId);
+  }
+
   private async failLost(): Promise<void> {
-    const rows: Job[] = await this.jobs
-      .createQueryBuilder('j')
-      .where("j.state IN ('queued', 'running') AND j.enqueued_at IS NOT NULL AND j.enqueued_at < :before", { before: new Date(Date.now() - ENQUEUE_GRACE_MS) })
-      .orderBy('j.enqueued_at', 'ASC')
-      .limit(500)
-      .getMany();
+    const rows = await this.jobs.findInFlightEnqueuedBefore(this.queue.prefix, new Date(this.clock.now().getTime() - ENQUEUE_GRACE_MS), 500);
     const queues: Record<string, Queue> = { [QUEUES.image]: this.image, [QUEUES.video]: this.video, [QUEUES.audio]: this.audio };
     for (const job of rows) {
       const state = await queues[job.queue].getJobState(job.id);

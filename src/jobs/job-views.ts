@@ -25,6 +25,7 @@ export function toJobView(job: Job, downloadUrl?: string): JobView {
         : null,
     error: job.errorCode ? { code: job.errorCode as NonNullable<JobView['error']>['code'], message: job.errorMessage ?? '' } : null,
     cost: job.cost,
+    refunded: job.refunded,
     createdAt: job.createdAt.toISOString(),
     startedAt: job.startedAt?.toISOString() ?? null,
     finishedAt: job.finishedAt?.toISOString() ?? null,

@@ -1,6 +1,17 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import type { ToolSlug } from '../tools/tool-registry';
 
+/**
+ * What the job reads: a URL, or a stored object (an upload, a drop submission) named by its
+ * storage key and file name, copied in at admission so the worker reads no other domain's table.
+ */
+export interface JobInput {
+  url?: string;
+  fileId?: string;
+  storageKey?: string;
+  fileName?: string;
+}
+
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'canceled';
 
 /** What the worker learned about the output; the download URL is signed afresh at each read. */
@@ -33,6 +44,10 @@ export class Job {
   @Column('text')
   queue: string;
 
+  /** The BullMQ prefix of the deployment that queued the job: its sweeper reconciles only these. */
+  @Column({ type: 'text', name: 'queue_prefix', nullable: true })
+  queuePrefix: string | null;
+
   @Column('text')
   state: JobState;
 
@@ -40,7 +55,7 @@ export class Job {
   progress: number;
 
   @Column('jsonb')
-  input: { url?: string; fileId?: string };
+  input: JobInput;
 
   @Column('jsonb')
   options: Record<string, unknown>;
@@ -69,6 +84,10 @@ export class Job {
   /** Null until the queue has the job; the sweeper enqueues rows left null by a crash. */
   @Column({ type: 'timestamptz', name: 'enqueued_at', precision: 3, nullable: true })
   enqueuedAt: Date | null;
+
+  /** An auto-conversion admitted over the owner's in-flight limit: paid, but not queued until a slot frees. */
+  @Column({ type: 'boolean', name: 'waiting_for_slot', default: false })
+  waitingForSlot: boolean;
 
   /** Set when the job converts a drop submission (auto-conversion). */
   @Column({ type: 'text', name: 'submission_id', nullable: true })

@@ -1,43 +1,51 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { JobCreate } from '../../generated/types';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
-import type { JobState } from './job.entity';
+import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
 import { JobsService } from './jobs.service';
 
 /**
- * Served under /v1 and /api/v1 (spec 4.2). The contract lists the /api/v1 operations separately
- * (apiCreateJob, …) with the same schemas, so both prefixes validate with the /v1 operation.
+ * Served under /v1 and /api/v1 (docs/decisions.md §1). The contract lists the /api/v1 operations
+ * separately (apiCreateJob, …) with the same schemas: they are aliases, validated with the /v1 one.
  */
 @Controller(['v1/jobs', 'api/v1/jobs'])
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
   @Post()
-  @Operation('createJob')
-  async create(@Req() req: FastifyRequest, @Body() body: JobCreate, @Res({ passthrough: true }) reply: FastifyReply) {
-    const header = req.headers['idempotency-key'];
-    const result = await this.jobs.create(req.auth!, body, typeof header === 'string' ? header : undefined);
+  @Operation('createJob', { aliases: ['apiCreateJob'] })
+  async create(
+    @Auth() auth: AuthContext,
+    @Body() body: RequestBody<'createJob'>,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const result = await this.jobs.create(auth, body, idempotencyKey);
     reply.status(result.status);
+    // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
+    const statusUrl = (result.body as { statusUrl?: unknown }).statusUrl;
+    if (result.status === 202 && typeof statusUrl === 'string') reply.header('location', statusUrl);
     return result.body;
   }
 
   @Get()
-  @Operation('listJobs')
-  list(@Req() req: FastifyRequest, @Query() q: { limit?: number; cursor?: string; state?: JobState; tool?: string }) {
-    return this.jobs.list(req.auth!, q.limit ?? 100, q.cursor, q.state, q.tool);
+  @Operation('listJobs', { aliases: ['apiListJobs'] })
+  list(@Auth() auth: AuthContext, @Query() q: QueryOf<'listJobs'>): Promise<Ok<'listJobs'>> {
+    return this.jobs.list(auth, q.limit ?? 100, q.cursor, q.state, q.tool);
   }
 
   @Get(':id')
-  @Operation('getJob')
-  async get(@Req() req: FastifyRequest, @Param('id') id: string) {
-    return { job: await this.jobs.get(req.auth!, id) };
+  @Operation('getJob', { aliases: ['apiGetJob'] })
+  async get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'getJob'>> {
+    return { job: await this.jobs.get(auth, id) };
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @Operation('cancelJob')
-  async cancel(@Req() req: FastifyRequest, @Param('id') id: string) {
-    return { job: await this.jobs.cancel(req.auth!, id) };
+  @Operation('cancelJob', { aliases: ['apiCancelJob'] })
+  async cancel(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'cancelJob'>> {
+    return { job: await this.jobs.cancel(auth, id) };
   }
 }

@@ -1,33 +1,34 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
 import type { JobAccepted, JobCreate, Job as JobView } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
 import { assertScope } from '../auth/scope.guard';
 import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';
 import { limitsOf } from '../config/plans';
 import { Contract, toDetails } from '../contract/contract';
 import { CreditsService } from '../credits/credits.service';
+import { Transactions } from '../database/transactions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { findTool, TOOLS, type ToolDefinition } from '../tools/tool-registry';
-import { Upload } from '../uploads/upload.entity';
-import { Clock } from '../common/clock';
-import { IdempotencyService, IdempotentTwinCommitted, type StoredResponse } from './idempotency.service';
+import { UploadsService } from '../uploads/uploads.service';
+import { IdempotencyService, type StoredResponse } from './idempotency.service';
 import { JobAdmission } from './job-admission';
-import { JobQueue } from './job-queue';
-import { Job, type JobState } from './job.entity';
+import { ENQUEUE_TIMEOUT_MS, JobQueue } from './job-queue';
+import type { Job, JobInput, JobState } from './job.entity';
 import { toJobView } from './job-views';
+import { recordJobFinished } from '../metrics/dropline-metrics';
+import { JobsRepository } from './jobs.repository';
 
 export const RESULT_URL_SECONDS = 3600;
 
-/** The jobs API's rules (spec 4.2, PRODUCT.md §7), in the order PRODUCT.md gives them. */
+/** The jobs API's rules (docs/decisions.md §7), in the order docs/decisions.md gives them. */
 @Injectable()
 export class JobsService {
   constructor(
-    @InjectRepository(Job) private readonly jobs: Repository<Job>,
-    @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsRepository,
+    private readonly uploads: UploadsService,
+    private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly contract: Contract,
     private readonly admission: JobAdmission,
@@ -47,9 +48,11 @@ export class JobsService {
     if (!input.url && !input.fileId) {
       throw new ApiError(HttpStatus.BAD_REQUEST, 'missing_input', 'Give the input file as input.url (http or https) or input.fileId (from POST /v1/uploads).');
     }
-    if (input.url && input.fileId) throw ApiError.validation('Give input.url or input.fileId, not both.', [{ path: 'body/input', message: 'must have exactly one of url, fileId' }]);
+    this.validBody(tool, body);
+    if (input.url && input.fileId)
+      throw ApiError.validation('Give input.url or input.fileId, not both.', [{ path: 'body/input', message: 'must have exactly one of url, fileId' }]);
     if (input.url && !isHttpUrl(input.url)) throw ApiError.validation('input.url must be an http or https URL.', [{ path: 'body/input/url', message: 'must be an http(s) URL' }]);
-    const options = this.validOptions(tool, body.options ?? {});
+    const options = this.knownOptions(tool, body.options ?? {});
     assertScope(auth.key.scopes, tool.scope);
     if (body.webhookUrl && !limitsOf(auth.account.plan).jobWebhooks) {
       throw ApiError.forbidden('plan_not_eligible', 'Job webhooks need the Pro or Max plan.');
@@ -57,34 +60,56 @@ export class JobsService {
     return { tool, input: input.url ? { url: input.url } : { fileId: input.fileId }, options };
   }
 
-  /** Returns the HTTP status too: an idempotent replay answers with the original one. */
+  /**
+   * POST /v1/jobs, top to bottom: validate; replay a recorded answer for the idempotency key;
+   * resolve an uploaded input; admit (one transaction: checks, key record, debit, row); enqueue.
+   * Returns the HTTP status too: an idempotent replay answers with the original one.
+   */
   async create(auth: AuthContext, body: JobCreate, idempotencyHeader?: string): Promise<StoredResponse> {
     const { tool, input, options } = this.validate(auth, body);
-    const idempotencyKey = body.idempotencyKey ?? idempotencyHeader;
-    const hash = idempotencyKey ? this.idempotency.fingerprint(body as Record<string, unknown>) : '';
-    if (idempotencyKey) {
-      const replay = await this.idempotency.lookup(auth.key.id, idempotencyKey, hash);
-      if (replay) return replay;
-    }
-    if (input.fileId) await this.checkUpload(auth.account.id, input.fileId);
-    try {
-      const job = await this.admission.admit({
+    const idempotency = this.idempotency.request(body, idempotencyHeader);
+    // A twin's answer holds only once its job is queued: if the twin's enqueue failed, its job was
+    // withdrawn and the key freed, so this request is admitted on its own (one more round).
+    for (let round = 0; ; round++) {
+      if (idempotency) {
+        const replay = await this.idempotency.replay(auth.key.id, idempotency, this.clock.now());
+        if (replay && (await this.twinHeld(replay))) return replay;
+      }
+      const result = await this.admission.admit({
         accountId: auth.account.id,
-        plan: auth.account.plan,
         key: { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap },
         tool,
-        input,
+        input: input.fileId ? await this.uploadedInput(auth.account.id, input.fileId, tool) : input,
         options,
         webhookUrl: body.webhookUrl ?? null,
-        inTransaction: idempotencyKey
-          ? (tx, job) => this.idempotency.record(tx, auth.key.id, idempotencyKey, hash, { status: 202, body: accepted(job) })
-          : undefined,
-      }, this.clock.now());
-      return { status: 202, body: accepted(job) };
-    } catch (err) {
-      if (!(err instanceof IdempotentTwinCommitted)) throw err;
-      // A concurrent twin with the same key won; answer as its replay.
-      return (await this.idempotency.lookup(auth.key.id, idempotencyKey!, hash))!;
+        idempotency,
+      });
+      switch (result.outcome) {
+        case 'refused':
+          throw result.error;
+        case 'replay': // a concurrent twin with the same key was admitted first
+          if (await this.twinHeld(result.response)) return result.response;
+          if (round > 0) throw enqueueFailed();
+          continue;
+        case 'admitted':
+          return { status: 202, body: accepted(result.job) };
+      }
+    }
+  }
+
+  /**
+   * Whether a twin's recorded answer names a job that still exists, once the twin's enqueue has
+   * settled (queued, or withdrawn after `enqueue_failed`); bounded by the enqueue's own timeout.
+   */
+  private async twinHeld(response: StoredResponse): Promise<boolean> {
+    const id = (response.body as { id?: unknown }).id;
+    if (typeof id !== 'string') return true;
+    const deadline = Date.now() + ENQUEUE_TIMEOUT_MS + 2000;
+    for (;;) {
+      const job = await this.jobs.findById(id);
+      if (!job) return false;
+      if (job.enqueuedAt || job.state !== 'queued' || Date.now() > deadline) return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -93,75 +118,89 @@ export class JobsService {
   }
 
   async list(auth: AuthContext, limit: number, cursor?: string, state?: JobState, tool?: string) {
-    const after = decodeCursor(cursor);
-    const qb = this.jobs
-      .createQueryBuilder('j')
-      .where('j.api_key_id = :keyId', { keyId: auth.key.id })
-      .orderBy('j.created_at', 'DESC')
-      .addOrderBy('j.id', 'DESC')
-      .limit(limit + 1);
-    if (after) qb.andWhere('(j.created_at, j.id) < (:createdAt, :id)', after);
-    if (state) qb.andWhere('j.state = :state', { state });
-    if (tool) qb.andWhere('j.tool = :tool', { tool });
-    const page = paginate(await qb.getMany(), limit);
+    const page = paginate(await this.jobs.listForKey(auth.key.id, limit + 1, { after: decodeCursor(cursor), state, tool }), limit);
     return { jobs: await Promise.all(page.items.map((j) => this.view(j))), nextCursor: page.nextCursor };
   }
 
   /** Only a queued job can be canceled; the state flip and the refund commit together. */
   async cancel(auth: AuthContext, id: string): Promise<JobView> {
     const job = await this.find(auth, id);
-    const canceled = await this.db.transaction(async (tx) => {
-      const [rows] = await tx.query(`UPDATE jobs SET state = 'canceled', finished_at = now() WHERE id = $1 AND state = 'queued' RETURNING id`, [job.id]);
-      if (rows.length === 0) return false;
-      await this.credits.refund(job.id, tx);
-      return true;
+    const canceled = await this.transactions.run(async (tx) => {
+      const row = await this.jobs.cancelQueued(tx, job.id, this.clock.now());
+      if (row) await this.credits.refund(job.id, tx);
+      return row;
     });
     if (!canceled) {
       const current = await this.find(auth, id);
       throw ApiError.conflict('cannot_cancel', `The job is ${current.state}; only a queued job can be canceled.`);
     }
+    recordJobFinished(canceled);
     await this.queue.remove(job.queue, job.id);
-    return this.view(await this.find(auth, id));
+    // The freed slot goes to a waiting auto-conversion; if this fails, the sweeper hands it out.
+    await this.admission.promoteWaiting(job.accountId).catch(() => undefined);
+    return this.view({ ...canceled, refunded: true });
   }
 
   private async find(auth: AuthContext, id: string): Promise<Job> {
-    const job = await this.jobs.findOneBy({ id, apiKeyId: auth.key.id });
+    const job = await this.jobs.findForKey(id, auth.key.id);
     if (!job) throw ApiError.notFound('Job');
     return job;
   }
 
   private async view(job: Job): Promise<JobView> {
-    const url = job.state === 'completed' && job.outputKey && job.result
-      ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS })
-      : undefined;
+    const url =
+      job.state === 'completed' && job.outputKey && job.result
+        ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS })
+        : undefined;
     return toJobView(job, url);
   }
 
-  private validOptions(tool: ToolDefinition, options: Record<string, unknown>): Record<string, unknown> {
-    const validate = this.contract.schemaValidator(tool.optionsSchema);
-    if (!validate(options)) {
-      const details = toDetails('body/options', validate.errors);
+  /** The whole body against the tool's own JobCreate variant (its options schema included). */
+  private validBody(tool: ToolDefinition, body: JobCreate): void {
+    const validate = this.contract.variantValidator('JobCreate', tool.slug)!;
+    if (!validate(body)) {
+      const details = toDetails('body', validate.errors);
       throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
     }
+  }
+
+  private knownOptions(tool: ToolDefinition, options: Record<string, unknown>): Record<string, unknown> {
     const extra = tool.extraCheck?.(options);
     if (extra) throw ApiError.validation(`${extra.path}: ${extra.message}`, [extra]);
     // Unknown keys are ignored: only the schema's own properties are kept.
-    const known = Object.keys(this.contract.componentSchema(tool.optionsSchema).properties ?? {});
+    const schema = this.contract.componentSchema(tool.optionsSchema);
+    const known = [schema, ...(schema.anyOf ?? [])].flatMap((branch: { properties?: object }) => Object.keys(branch.properties ?? {}));
     return Object.fromEntries(Object.entries(options).filter(([k]) => known.includes(k)));
   }
 
-  private async checkUpload(accountId: string, fileId: string): Promise<void> {
-    const upload = await this.uploads.findOneBy({ id: fileId, accountId });
-    if (!upload || upload.expiresAt.getTime() <= Date.now()) {
-      throw ApiError.validation('input.fileId does not name a current upload of this account (uploads are kept 24 h).', [
-        { path: 'body/input/fileId', message: 'no such upload' },
-      ]);
+  /** The worker reads the upload's stored object directly: its key and name go into the job's input. */
+  private async uploadedInput(accountId: string, fileId: string, tool: ToolDefinition): Promise<JobInput> {
+    const upload = await this.uploads.findCurrent(accountId, fileId);
+    if (!upload) {
+      throw ApiError.validation('input.fileId does not name a current upload of this account (uploads are kept 24 h).', [{ path: 'body/input/fileId', message: 'no such upload' }]);
     }
+    // The upload's kind was sniffed when it arrived: a mismatch is known now, not when a worker fails.
+    if (upload.fileKind !== tool.kind) {
+      throw new ApiError(
+        HttpStatus.BAD_REQUEST,
+        'unsupported_input',
+        `${tool.slug} takes ${article(tool.kind)} ${tool.kind} file; upload ${upload.id} is ${article(upload.fileKind)} ${upload.fileKind} file (${upload.fileMime}).`,
+      );
+    }
+    return { fileId, storageKey: upload.storageKey, fileName: upload.fileName };
   }
+}
+
+function enqueueFailed(): ApiError {
+  return new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'enqueue_failed', 'The job could not be queued; no credits were charged. Retry later.');
 }
 
 function accepted(job: Job): JobAccepted {
   return { id: job.id, state: 'queued', statusUrl: `/v1/jobs/${job.id}` };
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
 
 function isHttpUrl(value: string): boolean {

@@ -2,21 +2,33 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job as BullJob, WorkerOptions } from 'bullmq';
 import { AppConfig } from '../config/config';
 import { closeWorkerFirst } from '../queue/close-worker-first';
-import { QUEUES } from '../queue/queue.module';
+import { QUEUES, redisOutageLog } from '../queue/queue.module';
 import type { MediaJobData } from './job-queue';
 import { JobRunner } from './job-runner';
 
 /**
- * One BullMQ worker per media queue (spec: `<kind>-standard-queue`). Concurrency suits a
- * 2-core machine: libvips threads internally, ffmpeg uses every core for one video.
+ * One BullMQ worker per media queue (spec: `<kind>-standard-queue`). Concurrency per queue comes
+ * from the config (IMAGE_/AUDIO_/VIDEO_WORKER_CONCURRENCY): the CPU count for images and audio,
+ * one for video (ffmpeg uses every core for one video).
  */
 abstract class MediaProcessor extends WorkerHost {
-  constructor(protected readonly runner: JobRunner, config: AppConfig, queue: string, options: Partial<WorkerOptions>) {
+  constructor(
+    protected readonly runner: JobRunner,
+    private readonly config: AppConfig,
+    queue: string,
+    options: Partial<WorkerOptions>,
+    concurrency: number,
+  ) {
     super();
-    // Lock and stalled-check timings come from the config (WORKER_LOCK_DURATION_MS,
+    // Concurrency, lock and stalled-check timings come from the config (WORKER_LOCK_DURATION_MS,
     // WORKER_STALLED_INTERVAL_MS). @nestjs/bullmq builds the Worker from the class's @Processor
     // metadata at module init, after DI has constructed this instance: re-declare it with them.
-    Processor(queue, { ...options, lockDuration: config.WORKER_LOCK_DURATION_MS, stalledInterval: config.WORKER_STALLED_INTERVAL_MS })(new.target);
+    Processor(queue, {
+      ...options,
+      concurrency,
+      lockDuration: config.WORKER_LOCK_DURATION_MS,
+      stalledInterval: config.WORKER_STALLED_INTERVAL_MS,
+    })(new.target);
   }
 
   process(job: BullJob<MediaJobData>): Promise<void> {
@@ -28,38 +40,43 @@ abstract class MediaProcessor extends WorkerHost {
     return closeWorkerFirst(this);
   }
 
+  /** A worker without an 'error' listener prints every reconnect attempt of a Redis outage with its stack. */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    redisOutageLog(this.config).failed(error, 'media worker');
+  }
+
   /** BullMQ gave up (retries exhausted, or the job stalled too often after worker crashes). */
   @OnWorkerEvent('failed')
   async onFailed(job: BullJob<MediaJobData> | undefined, error: Error): Promise<void> {
-    if (!job || job.attemptsMade < (job.opts.attempts ?? 1) && !/stalled/.test(error.message)) return;
+    if (!job || (job.attemptsMade < (job.opts.attempts ?? 1) && !/stalled/.test(error.message))) return;
     await this.runner.fail(job.data.jobId, 'processing_failed', 'Processing failed after several attempts.');
   }
 }
 
-const IMAGE_WORKER: Partial<WorkerOptions> = { concurrency: 2, maxStalledCount: 2 };
+const IMAGE_WORKER: Partial<WorkerOptions> = { maxStalledCount: 2 };
 
 @Processor(QUEUES.image, IMAGE_WORKER)
 export class ImageProcessor extends MediaProcessor {
   constructor(runner: JobRunner, config: AppConfig) {
-    super(runner, config, QUEUES.image, IMAGE_WORKER);
+    super(runner, config, QUEUES.image, IMAGE_WORKER, config.IMAGE_WORKER_CONCURRENCY);
   }
 }
 
-const VIDEO_WORKER: Partial<WorkerOptions> = { concurrency: 1, maxStalledCount: 2 };
+const VIDEO_WORKER: Partial<WorkerOptions> = { maxStalledCount: 2 };
 
 @Processor(QUEUES.video, VIDEO_WORKER)
 export class VideoProcessor extends MediaProcessor {
   constructor(runner: JobRunner, config: AppConfig) {
-    super(runner, config, QUEUES.video, VIDEO_WORKER);
+    super(runner, config, QUEUES.video, VIDEO_WORKER, config.VIDEO_WORKER_CONCURRENCY);
   }
 }
 
-const AUDIO_WORKER: Partial<WorkerOptions> = { concurrency: 2, maxStalledCount: 2 };
+const AUDIO_WORKER: Partial<WorkerOptions> = { maxStalledCount: 2 };
 
 @Processor(QUEUES.audio, AUDIO_WORKER)
 export class AudioProcessor extends MediaProcessor {
   constructor(runner: JobRunner, config: AppConfig) {
-    super(runner, config, QUEUES.audio, AUDIO_WORKER);
+    super(runner, config, QUEUES.audio, AUDIO_WORKER, config.AUDIO_WORKER_CONCURRENCY);
   }
 }
-

@@ -18,24 +18,37 @@ export class ToolRunner {
     const probe = await this.media.probe(input);
     const kind = TOOLS[tool].kind;
     if (probe.kind !== kind) {
-      throw new MediaError('unsupported_input', `${tool} needs ${kind === 'image' ? 'an' : 'a'} ${kind} file; the input is ${probe.kind === 'unknown' ? 'not a media file' : `${probe.kind === 'image' ? 'an' : 'a'} ${probe.kind} file`}.`);
+      throw new MediaError(
+        'unsupported_input',
+        `${tool} needs ${kind === 'image' ? 'an' : 'a'} ${kind} file; the input is ${probe.kind === 'unknown' ? 'not a media file' : `${probe.kind === 'image' ? 'an' : 'a'} ${probe.kind} file`}.`,
+      );
     }
     switch (tool) {
       case 'image-resize': {
-        const output = await this.media.transformImage(input, outDir, {
-          width: options.width,
-          height: options.height,
-          maintainAspectRatio: options.maintainAspectRatio ?? true,
-          format: options.format as ImageFormat | undefined,
-        });
+        const output = await this.media.transformImage(
+          input,
+          outDir,
+          {
+            width: options.width,
+            height: options.height,
+            maintainAspectRatio: options.maintainAspectRatio ?? true,
+            format: options.format as ImageFormat | undefined,
+          },
+          probe.image,
+        );
         return { output, message: `Resized to ${output.width}×${output.height}.` };
       }
       case 'image-convert': {
-        const output = await this.media.transformImage(input, outDir, {
-          format: (options.format ?? 'webp') as ImageFormat,
-          quality: options.quality ?? 80,
-          stripMetadata: options.stripMetadata,
-        });
+        const output = await this.media.transformImage(
+          input,
+          outDir,
+          {
+            format: (options.format ?? 'webp') as ImageFormat,
+            quality: options.quality ?? 80,
+            stripMetadata: options.stripMetadata,
+          },
+          probe.image,
+        );
         return { output, message: `Converted to ${output.format}.` };
       }
       case 'video-convert': {

@@ -12,9 +12,7 @@ describe('demuxer allowlist', () => {
     ['wav', 'wav'],
   ])('%s is allowed as %s', (name, demuxer) => expect(allowedDemuxer(name)).toBe(demuxer));
 
-  it.each(['hls', 'concat', 'image2', 'tee', 'lavfi', 'png_pipe', 'tty', 'srt', 'data', '', undefined])('%s is refused', (name) =>
-    expect(allowedDemuxer(name)).toBeUndefined(),
-  );
+  it.each(['hls', 'concat', 'image2', 'tee', 'lavfi', 'png_pipe', 'tty', 'srt', 'data', '', undefined])('%s is refused', (name) => expect(allowedDemuxer(name)).toBeUndefined());
 
   it('every run is confined to local files and allowlisted demuxers', () => {
     for (const args of [ffprobeArgs('/tmp/x'), ffmpegInputArgs('mov')]) {
@@ -76,7 +74,10 @@ describe('parsing', () => {
     const mp3WithCover = parseFfprobe(
       json({
         format: { format_name: 'mp3', duration: '3.0', bit_rate: '64000' },
-        streams: [{ codec_type: 'audio', codec_name: 'mp3', bit_rate: '64000' }, { codec_type: 'video', codec_name: 'mjpeg', disposition: { attached_pic: 1 } }],
+        streams: [
+          { codec_type: 'audio', codec_name: 'mp3', bit_rate: '64000' },
+          { codec_type: 'video', codec_name: 'mjpeg', disposition: { attached_pic: 1 } },
+        ],
       }),
     );
     expect(mp3WithCover).toMatchObject({ kind: 'audio', format: 'mp3', demuxer: 'mp3', audioBitrate: 64000, duration: 3 });

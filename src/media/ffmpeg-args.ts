@@ -15,10 +15,7 @@ import type { AudioFormat, TranscodeAudioOptions, TranscodeVideoOptions, VideoFo
  * else (hls, concat, image2, tee, lavfi, data, subtitles, …) is refused.
  * `mov` covers mp4/m4a/3gp, `matroska` covers webm.
  */
-export const DEMUXERS = [
-  'mov', 'matroska', 'avi', 'mpegts', 'mpeg', 'flv', 'asf', 'ogg',
-  'mp3', 'wav', 'w64', 'flac', 'aac', 'aiff', 'caf', 'amr', 'ac3', 'eac3', 'wv',
-] as const;
+export const DEMUXERS = ['mov', 'matroska', 'avi', 'mpegts', 'mpeg', 'flv', 'asf', 'ogg', 'mp3', 'wav', 'w64', 'flac', 'aac', 'aiff', 'caf', 'amr', 'ac3', 'eac3', 'wv'] as const;
 
 /** `mov,mp4,m4a,3gp,3g2,mj2` → `mov` when any of its names is allowed; otherwise undefined. */
 export function allowedDemuxer(formatName: string | undefined): string | undefined {
@@ -42,10 +39,7 @@ export function ffprobeArgs(absPath: string): string[] {
  * ffmpeg cannot probe its way into a different one.
  */
 export function ffmpegInputArgs(demuxer: string): string[] {
-  return [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-stats', '-stats_period', '0.25',
-    ...safeInputArgs(), '-f', demuxer,
-  ];
+  return ['-nostdin', '-hide_banner', '-loglevel', 'error', '-stats', '-stats_period', '0.25', ...safeInputArgs(), '-f', demuxer];
 }
 
 /**
@@ -89,9 +83,24 @@ export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
       args: [
         ...common,
         // Realtime VP9 with row multithreading: roughly real-time speed for 720p on 2 cores.
-        '-c:v', 'libvpx-vp9', '-row-mt', '1', '-deadline', 'realtime', '-cpu-used', '8', '-crf', String(crf), '-b:v', '0',
-        '-c:a', 'libopus', '-b:a', VIDEO_AUDIO_BITRATE.opus[quality],
-        '-f', 'webm',
+        '-c:v',
+        'libvpx-vp9',
+        '-row-mt',
+        '1',
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-crf',
+        String(crf),
+        '-b:v',
+        '0',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        VIDEO_AUDIO_BITRATE.opus[quality],
+        '-f',
+        'webm',
       ],
     };
   }
@@ -99,10 +108,20 @@ export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
     ext: format,
     args: [
       ...common,
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crf),
-      '-c:a', 'aac', '-b:a', VIDEO_AUDIO_BITRATE.aac[quality],
-      '-movflags', '+faststart',
-      '-f', format,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      String(crf),
+      '-c:a',
+      'aac',
+      '-b:a',
+      VIDEO_AUDIO_BITRATE.aac[quality],
+      '-movflags',
+      '+faststart',
+      '-f',
+      format,
     ],
   };
 }

@@ -37,7 +37,10 @@ export interface Size {
 /** The output size sharp will produce (fit `inside`, or `fill` when the aspect ratio is not kept). */
 export function targetSize(input: Size, opts: TransformImageOptions): Size {
   const { width, height } = opts;
-  for (const [name, v] of [['width', width], ['height', height]] as const) {
+  for (const [name, v] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw badOption(`${name} must be a positive integer.`);
   }
   if (width === undefined && height === undefined) return input;

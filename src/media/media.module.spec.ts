@@ -24,7 +24,10 @@ describe('MediaModule', () => {
     try {
       const file = join(dir, 'x.bin');
       await writeFile(file, 'not an image, so probe asks ffprobe');
-      const err = await moduleRef.get(MediaRepository).probe(file).catch((e: unknown) => e);
+      const err = await moduleRef
+        .get(MediaRepository)
+        .probe(file)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(MediaError);
       expect(err).toMatchObject({ code: 'processing_failed', message: 'ffprobe is not available on this server.' });
     } finally {

@@ -12,8 +12,7 @@ import { MediaRepository } from './media.repository';
     {
       provide: MediaRepository,
       inject: [{ token: AppConfig, optional: true }],
-      useFactory: (config?: AppConfig) =>
-        new MediaRepository({ ffmpegPath: config?.FFMPEG_PATH, ffprobePath: config?.FFPROBE_PATH }),
+      useFactory: (config?: AppConfig) => new MediaRepository({ ffmpegPath: config?.FFMPEG_PATH, ffprobePath: config?.FFPROBE_PATH }),
     },
   ],
   exports: [MediaRepository],

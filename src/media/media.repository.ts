@@ -4,17 +4,20 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
-import sharp, { type SharpOptions } from 'sharp';
+import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { Deadline } from './deadline';
 import { audioOutputPlan, ffmpegInputArgs, ffprobeArgs, isStatsLine, type OutputPlan, parseStatsTime, videoOutputPlan } from './ffmpeg-args';
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
-import {
-  checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation,
-  outputFormatFor, targetSize,
-} from './image-plan';
+import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
 import type {
-  MediaOutput, MediaRepositoryOptions, ProbeResult, ProgressCallback, TranscodeAudioOptions, TranscodeVideoOptions,
+  ImageHeader,
+  MediaOutput,
+  MediaRepositoryOptions,
+  ProbeResult,
+  ProgressCallback,
+  TranscodeAudioOptions,
+  TranscodeVideoOptions,
   TransformImageOptions,
 } from './media.types';
 
@@ -26,7 +29,8 @@ const HUNDRED_MEGAPIXELS = 100_000_000;
 /**
  * The only place that runs sharp, ffmpeg and ffprobe. Every operation reads one local file, writes
  * one generated file name (`output.<ext>`, or `output-<random>.<ext>` if that is taken) into
- * `outDir`, describes the output from the written file itself, and deletes it on any failure.
+ * `outDir`, describes the output (sharp's report of what it wrote; ffprobe of the written file for
+ * video and audio), and deletes it on any failure.
  * All failures are MediaError (`unsupported_input` | `processing_failed` | `timeout`).
  */
 @Injectable()
@@ -47,11 +51,13 @@ export class MediaRepository {
   async probe(path: string): Promise<ProbeResult> {
     const deadline = new Deadline(this.timeLimitMs);
     const abs = await checkInput(path);
-    const meta = await sharp(abs, this.sharpHeader()).metadata().catch(() => undefined);
+    const meta = await sharp(abs, this.sharpHeader())
+      .metadata()
+      .catch(() => undefined);
     if (meta) {
       const format = imageFormatName(meta.format, meta.compression);
       if (!isAcceptedImage(format)) return { kind: 'unknown', format };
-      return { kind: 'image', format, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height };
+      return { kind: 'image', format, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height, image: imageHeader(meta) };
     }
     try {
       const av = await this.ffprobe(abs, deadline);
@@ -62,22 +68,26 @@ export class MediaRepository {
     }
   }
 
-  async transformImage(input: string, outDir: string, opts: TransformImageOptions = {}): Promise<MediaOutput> {
+  /**
+   * `probed`: the header from probe() of this same file, when the caller has it (the job runner
+   * does), so the file is not opened again for it.
+   */
+  async transformImage(input: string, outDir: string, opts: TransformImageOptions = {}, probed?: ImageHeader): Promise<MediaOutput> {
     const deadline = new Deadline(this.timeLimitMs);
     let out: string | undefined;
     try {
-      const abs = await checkInput(input);
+      const abs = probed ? resolve(input) : await checkInput(input);
       const quality = checkQuality(opts.quality);
       // Header only: dimensions are checked before a single pixel is decoded.
-      const meta = await sharp(abs, this.sharpHeader()).metadata();
-      const inFormat = imageFormatName(meta.format, meta.compression);
+      const meta = probed ?? imageHeader(await sharp(abs, this.sharpHeader()).metadata());
+      const inFormat = meta.format;
       if (!isAcceptedImage(inFormat)) {
         throw new MediaError('unsupported_input', `Images in ${inFormat.toUpperCase()} format are not supported.`);
       }
       const format = outputFormatFor(inFormat, opts.format);
       const animated = keepsAnimation(inFormat, meta.pages, format);
       const frames = animated ? (meta.pages ?? 1) : 1;
-      const inSize = { width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.pageHeight ?? meta.height };
+      const inSize = { width: meta.width, height: meta.height };
       checkPixels('image', inSize, frames, this.maxInputPixels);
       checkPixels('output', targetSize(inSize, opts), frames, this.maxInputPixels);
 
@@ -89,16 +99,9 @@ export class MediaRepository {
       }
       if (format === 'jpeg' && meta.hasAlpha) img = img.flatten({ background: '#ffffff' });
       if (opts.stripMetadata === false) img = img.keepMetadata();
-      await img.toFormat(format, encoderOptions(format, quality, meta.hasAlpha ?? false)).toFile(out);
-
-      const written = await sharp(out, { limitInputPixels: false }).metadata();
-      return {
-        path: out,
-        format: imageFormatName(written.format, written.compression),
-        size: (await stat(out)).size,
-        width: written.width,
-        height: written.pageHeight ?? written.height,
-      };
+      // sharp reports what it wrote: no second read of the output for its size or dimensions.
+      const written = await img.toFormat(format, encoderOptions(format, quality, meta.hasAlpha)).toFile(out);
+      return { path: out, format, size: written.size, width: written.width, height: written.pageHeight ?? written.height };
     } catch (err) {
       if (out) await rm(out, { force: true });
       if (!(err instanceof MediaError) && /timeout/i.test(String((err as Error)?.message))) throw deadline.error();
@@ -163,10 +166,7 @@ export class MediaRepository {
     if (kind === 'video' && info.kind !== 'video') throw new MediaError('unsupported_input', 'The file has no video stream.');
     if (kind === 'audio' && !info.audioCodec) throw new MediaError('unsupported_input', 'The file has no audio stream.');
     if (kind === 'video' && (info.width ?? 0) * (info.height ?? 0) > this.maxInputPixels) {
-      throw new MediaError(
-        'unsupported_input',
-        `The video is ${info.width}×${info.height} pixels, which exceeds the limit of ${formatMegapixels(this.maxInputPixels)}.`,
-      );
+      throw new MediaError('unsupported_input', `The video is ${info.width}×${info.height} pixels, which exceeds the limit of ${formatMegapixels(this.maxInputPixels)}.`);
     }
   }
 
@@ -184,40 +184,27 @@ export class MediaRepository {
   private ffprobe(abs: string, deadline: Deadline): Promise<AvInfo> {
     const timeout = deadline.require();
     return new Promise((done, fail) => {
-      execFile(
-        this.ffprobePath,
-        ffprobeArgs(abs),
-        { timeout, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024, windowsHide: true },
-        (err, stdout, stderr) => {
-          if (!err) {
-            try {
-              const info = parseFfprobe(stdout);
-              if (info.demuxer && info.kind !== 'unknown') return done(info);
-            } catch {
-              // fall through: unreadable output means we do not understand the file
-            }
-            return fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file.', stderr));
+      execFile(this.ffprobePath, ffprobeArgs(abs), { timeout, killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
+        if (!err) {
+          try {
+            const info = parseFfprobe(stdout);
+            if (info.demuxer && info.kind !== 'unknown') return done(info);
+          } catch {
+            // fall through: unreadable output means we do not understand the file
           }
-          // execFile also kills on maxBuffer overflow; only a spent budget is a timeout.
-          if (err.killed && deadline.remainingMs() < 100) return fail(deadline.error());
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-            return fail(new MediaError('processing_failed', 'ffprobe is not available on this server.', err.message));
-          }
-          fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file, or it is corrupt.', tail(stderr)));
-        },
-      );
+          return fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file.', stderr));
+        }
+        // execFile also kills on maxBuffer overflow; only a spent budget is a timeout.
+        if (err.killed && deadline.remainingMs() < 100) return fail(deadline.error());
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          return fail(new MediaError('processing_failed', 'ffprobe is not available on this server.', err.message));
+        }
+        fail(new MediaError('unsupported_input', 'The file is not a supported video or audio file, or it is corrupt.', tail(stderr)));
+      });
     });
   }
 
-  private runFfmpeg(
-    abs: string,
-    info: AvInfo,
-    out: string,
-    outputArgs: string[],
-    deadline: Deadline,
-    kind: 'video' | 'audio',
-    onProgress?: ProgressCallback,
-  ): Promise<void> {
+  private runFfmpeg(abs: string, info: AvInfo, out: string, outputArgs: string[], deadline: Deadline, kind: 'video' | 'audio', onProgress?: ProgressCallback): Promise<void> {
     const remaining = deadline.require();
     return new Promise((done, fail) => {
       const errors: string[] = [];
@@ -275,6 +262,16 @@ export class MediaRepository {
   }
 }
 
+function imageHeader(meta: Metadata): ImageHeader {
+  return {
+    format: imageFormatName(meta.format, meta.compression),
+    width: meta.autoOrient?.width ?? meta.width,
+    height: meta.autoOrient?.height ?? meta.pageHeight ?? meta.height,
+    pages: meta.pages,
+    hasAlpha: meta.hasAlpha ?? false,
+  };
+}
+
 async function checkInput(path: string): Promise<string> {
   const abs = resolve(path);
   const st = await stat(abs).catch(() => undefined);
@@ -288,7 +285,12 @@ async function outputPath(outDir: string, ext: string, inputAbs: string): Promis
   const dir = resolve(outDir);
   await mkdir(dir, { recursive: true });
   const plain = join(dir, `output.${ext}`);
-  const taken = plain === inputAbs || (await lstat(plain).then(() => true, () => false));
+  const taken =
+    plain === inputAbs ||
+    (await lstat(plain).then(
+      () => true,
+      () => false,
+    ));
   return taken ? join(dir, `output-${randomBytes(4).toString('hex')}.${ext}`) : plain;
 }
 

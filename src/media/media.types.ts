@@ -10,9 +10,21 @@ export interface ProbeResult {
   height?: number;
   /** Seconds. */
   duration?: number;
+  /** Images: what transformImage needs from the header, handed forward so it does not read it again. */
+  image?: ImageHeader;
 }
 
-/** Description of a written output, read back from the output file itself (sharp metadata / ffprobe). */
+export interface ImageHeader {
+  /** As imageFormatName names it (avif, not heif). */
+  format: string;
+  /** Auto-oriented; one page of an animation. */
+  width: number;
+  height: number;
+  pages?: number;
+  hasAlpha: boolean;
+}
+
+/** Description of a written output: sharp's own report of what it wrote (images), or ffprobe of the output file (video, audio). */
 export interface MediaOutput {
   path: string;
   format: string;

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, register } from 'prom-client';
 import { MetricsController } from './metrics.controller';
+import { QueueMetrics } from './queue-metrics';
 
 const requestSeconds = new Histogram({
   name: 'http_request_duration_seconds',
@@ -11,7 +12,7 @@ const requestSeconds = new Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
 });
 
-@Module({ controllers: [MetricsController] })
+@Module({ controllers: [MetricsController], providers: [QueueMetrics] })
 export class MetricsModule implements OnModuleInit {
   private static started = false;
 
@@ -25,10 +26,7 @@ export class MetricsModule implements OnModuleInit {
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     // Route templates, not raw URLs, so label cardinality stays bounded.
     fastify.addHook('onResponse', async (request, reply) => {
-      requestSeconds.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      );
+      requestSeconds.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     });
   }
 }

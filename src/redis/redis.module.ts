@@ -1,6 +1,7 @@
-import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/config';
+import { OutageLog } from '../lifecycle/outage-log';
 
 export const REDIS = Symbol('REDIS');
 
@@ -17,17 +18,10 @@ export const REDIS = Symbol('REDIS');
       useFactory: (config: AppConfig) => {
         const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
         // Without a listener ioredis prints "Unhandled error event" at every reconnect attempt of an
-        // outage (fault test redis-outage). It reconnects by itself; say so once per outage.
-        const logger = new Logger('Redis');
-        let down = false;
-        redis.on('error', (err: Error) => {
-          if (!down) logger.warn(`Redis unreachable (${err.message}); reconnecting`);
-          down = true;
-        });
-        redis.on('ready', () => {
-          if (down) logger.log('Redis reachable again');
-          down = false;
-        });
+        // outage (fault test redis-outage). It reconnects by itself; the shared outage log says so.
+        const log = OutageLog.of('Redis', 'REDIS_URL', config.REDIS_URL);
+        redis.on('error', (err: Error) => log.failed(err));
+        redis.on('ready', () => log.recovered());
         return redis;
       },
     },
@@ -38,6 +32,8 @@ export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   async onApplicationShutdown(): Promise<void> {
+    // QUIT needs a live connection: during an outage it would wait for one that never comes.
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

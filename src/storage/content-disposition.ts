@@ -11,6 +11,7 @@ export const MAX_FILE_NAME_LENGTH = 255;
 export function safeFileName(name: string): string {
   let clean = String(name)
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
     .trim();
   if (!clean || clean === '.' || clean === '..') clean = 'download';
@@ -19,7 +20,11 @@ export function safeFileName(name: string): string {
   const dot = clean.lastIndexOf('.');
   const ext = dot > 0 ? Array.from(clean.slice(dot)) : [];
   if (ext.length > 0 && ext.length <= 16) {
-    return Array.from(clean.slice(0, dot)).slice(0, MAX_FILE_NAME_LENGTH - ext.length).join('') + ext.join('');
+    return (
+      Array.from(clean.slice(0, dot))
+        .slice(0, MAX_FILE_NAME_LENGTH - ext.length)
+        .join('') + ext.join('')
+    );
   }
   return chars.slice(0, MAX_FILE_NAME_LENGTH).join('');
 }

@@ -1,5 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Clock } from '../common/clock';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { assertExpiresIn, assertStorageKey, STORAGE_KEY_PATTERN } from './storage.driver';
 import { safeFileName } from './content-disposition';
@@ -12,6 +15,8 @@ export interface SignedDownload {
   /** Unix seconds, as in the `expires` query parameter. */
   expires: number;
   sig: string;
+  /** The Content-Type the download is served with; signed too, so it cannot be swapped for text/html. */
+  type?: string;
 }
 
 /**
@@ -19,51 +24,65 @@ export interface SignedDownload {
  * `{PUBLIC_BASE_URL}/v1/files/{key}?expires={unix s}&name={file name}&sig={base64url HMAC-SHA256}`.
  *
  * The HMAC covers the key, the expiry and the file name, so changing any of them breaks the
- * signature. The secret is SIGNING_SECRET. When it is unset a random secret is generated for this
- * process only: URLs then stop working when the process restarts, and a URL signed by one process
- * (e.g. the worker) is rejected by another (the API). Set SIGNING_SECRET whenever more than one
- * process serves or signs downloads.
+ * signature. The secret is SIGNING_SECRET. When it is unset, one is generated once and kept in the
+ * database (table service_secrets), so a restart or another process (the worker, a second API)
+ * honours the links already handed out.
  */
 @Injectable()
-export class DownloadUrlSigner {
-  private readonly secret: Buffer;
+export class DownloadUrlSigner implements OnModuleInit {
+  private secret: Buffer;
   private readonly baseUrl: string;
 
-  constructor(config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() private readonly clock: Clock = new Clock(),
+    @Optional() @InjectDataSource() private readonly db?: DataSource,
+  ) {
     this.baseUrl = publicBaseUrl(config);
-    if (config.SIGNING_SECRET) {
-      this.secret = Buffer.from(config.SIGNING_SECRET, 'utf8');
-    } else {
-      this.secret = randomBytes(32);
-      new Logger('Storage').warn('SIGNING_SECRET is not set: download URLs are signed with a per-process random secret.');
-    }
+    // Until onModuleInit reads the shared one: a secret nobody else knows signs nothing usable.
+    this.secret = config.SIGNING_SECRET ? Buffer.from(config.SIGNING_SECRET, 'utf8') : randomBytes(32);
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.config.SIGNING_SECRET || !this.db) return;
+    // The first process to start creates it; every later one (and every restart) reads the same.
+    await this.db.query(`INSERT INTO service_secrets (name, value) VALUES ('signing_secret', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(32).toString('base64url')]);
+    const [row] = await this.db.query(`SELECT value FROM service_secrets WHERE name = 'signing_secret'`);
+    this.secret = Buffer.from(row.value, 'base64url');
+    new Logger('Storage').log('SIGNING_SECRET is not set: download URLs are signed with the secret kept in the database.');
   }
 
   /** A signed URL for `key`, valid `expiresIn` seconds from `nowMs`. */
-  url(key: string, fileName: string, expiresIn: number, nowMs = Date.now()): string {
+  url(key: string, fileName: string, expiresIn: number, nowMs = this.clock.now().getTime(), type?: string): string {
     assertStorageKey(key);
     assertExpiresIn(expiresIn);
     const name = safeFileName(fileName);
     const expires = Math.floor(nowMs / 1000) + expiresIn;
-    const query = `expires=${expires}&name=${encodeURIComponent(name)}&sig=${this.sign(key, name, expires)}`;
+    const typed = type ? `&type=${encodeURIComponent(type)}` : '';
+    const query = `expires=${expires}&name=${encodeURIComponent(name)}${typed}&sig=${this.sign(key, name, expires, type)}`;
     return `${this.baseUrl}/v1/files/${key}?${query}`;
   }
 
   /** Signature first (any change to key, name or expiry is `invalid_signature`), then expiry. */
-  verify(download: SignedDownload, nowMs = Date.now()): SignatureVerdict {
-    const { key, name, expires, sig } = download;
+  verify(download: SignedDownload, nowMs = this.clock.now().getTime()): SignatureVerdict {
+    const { key, name, expires, sig, type } = download;
     if (typeof key !== 'string' || typeof name !== 'string' || typeof sig !== 'string') return 'invalid_signature';
+    if (type !== undefined && typeof type !== 'string') return 'invalid_signature';
     if (!STORAGE_KEY_PATTERN.test(key)) return 'invalid_signature';
     if (!Number.isSafeInteger(expires)) return 'invalid_signature';
-    const expected = Buffer.from(this.sign(key, name, expires), 'utf8');
+    const expected = Buffer.from(this.sign(key, name, expires, type || undefined), 'utf8');
     const given = Buffer.from(sig, 'utf8');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid_signature';
     if (Math.floor(nowMs / 1000) > expires) return 'url_expired';
     return 'ok';
   }
 
-  /** base64url(HMAC-SHA256(secret, "dl1\n{key}\n{expires}\n{name}")); the name goes last so it may hold anything. */
-  private sign(key: string, name: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`dl1\n${key}\n${expires}\n${name}`, 'utf8').digest('base64url');
+  /**
+   * base64url(HMAC-SHA256(secret, "dl1\n{key}\n{expires}\n{name}")), or "dl2\n{key}\n{expires}\n{type}\n{name}"
+   * for a typed URL; the name goes last so it may hold anything.
+   */
+  private sign(key: string, name: string, expires: number, type?: string): string {
+    const payload = type ? `dl2\n${key}\n${expires}\n${type}\n${name}` : `dl1\n${key}\n${expires}\n${name}`;
+    return createHmac('sha256', this.secret).update(payload, 'utf8').digest('base64url');
   }
 }

@@ -1,10 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { newId } from '../common/ids';
 import { loadConfig } from '../config/config';
-import { parseRange } from './byte-range';
 import { contentDisposition, safeFileName } from './content-disposition';
 import { DownloadUrlSigner } from './download-url-signer';
 import { LocalStorageDriver } from './local-storage.driver';
@@ -62,15 +61,13 @@ describe('LocalStorageDriver', () => {
     await driver.downloadToFile(key, out);
     expect(await readFile(out)).toEqual(data);
 
-    const opened = await driver.open(key);
-    expect(opened?.size).toBe(data.length);
-    const chunks: Buffer[] = [];
-    for await (const c of opened!.stream({ start: 7, end: 14 })) chunks.push(c);
-    expect(Buffer.concat(chunks).toString()).toBe('dropline');
+    const served = await driver.servedFile(key);
+    expect(served).toEqual({ root: dir, path: path.slice(dir.length + 1) });
+    expect(await readFile(join(served!.root, served!.path))).toEqual(data);
 
     await driver.delete(key);
     expect(await driver.exists(key)).toBe(false);
-    expect(await driver.open(key)).toBeNull();
+    expect(await driver.servedFile(key)).toBeNull();
     await expect(driver.delete(key)).resolves.toBeUndefined(); // idempotent
     await expect(driver.downloadToFile(key, out)).rejects.toBeInstanceOf(ObjectNotFoundError);
   });
@@ -85,6 +82,19 @@ describe('LocalStorageDriver', () => {
     expect(await driver.exists(a)).toBe(false);
     expect(await driver.exists(b)).toBe(false);
     expect(await readFile(src, 'utf8')).toBe('abc'); // the source is left alone
+  });
+
+  it('putFile stores without copying on the same file system: the stored file outlives the source, nothing left in .tmp', async () => {
+    const src = join(dir, 'linked.bin');
+    await writeFile(src, 'linked bytes');
+    const key = newId('obj');
+    expect(await driver.putFile(key, src)).toEqual({ size: 12 });
+    expect((await stat(driver.pathOf(key))).ino).toBe((await stat(src)).ino); // a hard link, not a copy
+    await rm(src);
+    expect(await readFile(driver.pathOf(key), 'utf8')).toBe('linked bytes');
+    expect(await readdir(join(dir, '.tmp'))).toEqual([]);
+    await expect(driver.putFile(newId('obj'), join(dir, 'missing.bin'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readdir(join(dir, '.tmp'))).toEqual([]);
   });
 
   it('accepts exactly maxBytes', async () => {
@@ -175,7 +185,7 @@ describe('DownloadUrlSigner', () => {
   });
 
   it('rejects URLs signed with another secret, or by a process with a random secret', () => {
-    const other = new DownloadUrlSigner(loadConfig({ SIGNING_SECRET: 'another-secret-0123456789abcdef', PUBLIC_BASE_URL: 'https://x' }));
+    const other = new DownloadUrlSigner(loadConfig({ SIGNING_SECRET: 'another-secret-0123456789abcdef-0123', PUBLIC_BASE_URL: 'https://x' }));
     const p = parse(other.url(key, 'a.txt', 60, now));
     expect(signer.verify(p, now)).toBe('invalid_signature');
     expect(other.verify(p, now)).toBe('ok');
@@ -200,26 +210,7 @@ describe('file names and ranges', () => {
 
   it('writes an ASCII fallback and an RFC 8187 filename*', () => {
     expect(contentDisposition('photo.jpg')).toBe(`attachment; filename="photo.jpg"; filename*=UTF-8''photo.jpg`);
-    expect(contentDisposition(`Ré "q" 50%'(x)*.pdf`)).toBe(
-      `attachment; filename="R_ _q_ 50_'(x)*.pdf"; filename*=UTF-8''R%C3%A9%20%22q%22%2050%25%27%28x%29%2A.pdf`,
-    );
+    expect(contentDisposition(`Ré "q" 50%'(x)*.pdf`)).toBe(`attachment; filename="R_ _q_ 50_'(x)*.pdf"; filename*=UTF-8''R%C3%A9%20%22q%22%2050%25%27%28x%29%2A.pdf`);
     expect(contentDisposition('日本.txt')).toBe(`attachment; filename="__.txt"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt`);
-  });
-
-  it('parses single byte ranges', () => {
-    expect(parseRange(undefined, 100)).toEqual({ kind: 'full' });
-    expect(parseRange('bytes=0-9', 100)).toEqual({ kind: 'partial', start: 0, end: 9 });
-    expect(parseRange('bytes=90-', 100)).toEqual({ kind: 'partial', start: 90, end: 99 });
-    expect(parseRange('bytes=95-200', 100)).toEqual({ kind: 'partial', start: 95, end: 99 });
-    expect(parseRange('bytes=-10', 100)).toEqual({ kind: 'partial', start: 90, end: 99 });
-    expect(parseRange('bytes=-1000', 100)).toEqual({ kind: 'partial', start: 0, end: 99 });
-    expect(parseRange('bytes=100-', 100)).toEqual({ kind: 'unsatisfiable' });
-    expect(parseRange('bytes=-0', 100)).toEqual({ kind: 'unsatisfiable' });
-    expect(parseRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
-    // ignored (whole file): other units, bad syntax, several ranges
-    expect(parseRange('items=0-9', 100)).toEqual({ kind: 'full' });
-    expect(parseRange('bytes=9-0', 100)).toEqual({ kind: 'full' });
-    expect(parseRange('bytes=0-1,5-6', 100)).toEqual({ kind: 'full' });
-    expect(parseRange('bytes=-', 100)).toEqual({ kind: 'full' });
   });
 });

@@ -1,32 +1,17 @@
 import { Logger, type OnModuleInit } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, createReadStream, type Stats } from 'node:fs';
-import { copyFile, type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { constants as fsConstants, type Stats } from 'node:fs';
+import { copyFile, type FileHandle, link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadUrlSigner } from './download-url-signer';
-import {
-  assertStorageKey,
-  ByteLimit,
-  ObjectNotFoundError,
-  type PutOptions,
-  type SignedUrlOptions,
-  type StorageDriver,
-} from './storage.driver';
+import { DurableFileSink } from './durable-file-sink';
+import { assertStorageKey, ObjectNotFoundError, type PutOptions, type ServedFile, type SignedUrlOptions, type StorageDriver } from './storage.driver';
 
 /** Temp files older than this are leftovers of a crashed process and are removed at boot. */
 const STALE_TEMP_MS = 24 * 3600 * 1000;
 const TEMP_DIR = '.tmp';
-
-/** A stored file opened for reading; whoever opens it must either stream it or close it. */
-export interface OpenedFile {
-  size: number;
-  modifiedAt: Date;
-  /** A stream over bytes start..end (inclusive), or the whole file. It closes the file when done. */
-  stream(range?: { start: number; end: number }): Readable;
-  close(): Promise<void>;
-}
 
 /**
  * Files on the local disk under STORAGE_DIR, sharded as `ab/cd/<key>` by the SHA-256 of the key.
@@ -57,18 +42,44 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     body.on('error', pending);
     try {
       return await this.writeAtomically(key, target, async (handle) => {
-        const limit = new ByteLimit(opts.maxBytes);
-        // The write stream owns the handle: it fsyncs (flush) and closes it when done or destroyed.
-        await pipeline(body, limit, handle.createWriteStream({ flush: true }));
-        return { size: limit.bytes };
+        // Counts, caps and writes, flushing to disk as it goes; done once all of it is synced.
+        const sink = new DurableFileSink(handle, opts.maxBytes);
+        await pipeline(body, sink);
+        return { size: sink.bytes };
       });
     } finally {
       body.off('error', pending);
     }
   }
 
+  /**
+   * Stores a finished local file (a job's output) without copying its bytes when it can: a hard
+   * link when the file is on the storage's file system, else a kernel-side copy (a reflink where the
+   * file system has them). Synced to disk before it is renamed into place, like `put`.
+   */
   async putFile(key: string, localPath: string): Promise<{ size: number }> {
-    return this.put(key, createReadStream(localPath));
+    const target = this.pathOf(key);
+    const tmp = await this.tempPath(key);
+    try {
+      await link(localPath, tmp).catch(async (err) => {
+        if (err?.code !== 'EXDEV' && err?.code !== 'EPERM') throw err;
+        await copyFile(localPath, tmp, fsConstants.COPYFILE_FICLONE);
+      });
+      const handle = await open(tmp, 'r');
+      let size: number;
+      try {
+        await handle.datasync();
+        size = (await handle.stat()).size;
+      } finally {
+        await handle.close();
+      }
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+      return { size };
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
   async downloadToFile(key: string, localPath: string): Promise<void> {
@@ -79,6 +90,17 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
       if (err?.code === 'ENOENT' && !(await this.exists(key))) throw new ObjectNotFoundError(key);
       throw err;
     }
+  }
+
+  async read(key: string): Promise<Readable> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (err) {
+      if (err?.code === 'ENOENT') throw new ObjectNotFoundError(key);
+      throw err;
+    }
+    return handle.createReadStream({ autoClose: true });
   }
 
   async delete(key: string): Promise<void> {
@@ -98,34 +120,13 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
   }
 
   async signedUrl(key: string, opts: SignedUrlOptions): Promise<string> {
-    return this.signer.url(key, opts.fileName, opts.expiresIn);
+    return this.signer.url(key, opts.fileName, opts.expiresIn, undefined, opts.contentType);
   }
 
-  /** Opens a stored file for serving it; null when there is none. */
-  async open(key: string): Promise<OpenedFile | null> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.pathOf(key), 'r');
-    } catch (err) {
-      if (err?.code === 'ENOENT') return null;
-      throw err;
-    }
-    try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) {
-        await handle.close();
-        return null;
-      }
-      return {
-        size: stats.size,
-        modifiedAt: stats.mtime,
-        stream: (range) => handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true }),
-        close: () => handle.close(),
-      };
-    } catch (err) {
-      await handle.close().catch(() => undefined);
-      throw err;
-    }
+  async servedFile(key: string): Promise<ServedFile | null> {
+    const path = this.pathOf(key);
+    const stats = await statOrNull(path);
+    return stats?.isFile() ? { root: this.root, path: relative(this.root, path) } : null;
   }
 
   /** The absolute path of a key's file. Throws on a key that is not a plain generated id. */
@@ -147,14 +148,19 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     }
   }
 
+  /** A fresh name in the storage's temp dir (same file system as the stored files, so rename is atomic). */
+  private async tempPath(key: string): Promise<string> {
+    const tmpDir = join(this.root, TEMP_DIR);
+    await mkdir(tmpDir, { recursive: true });
+    return join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
+  }
+
   /**
    * Creates an exclusive temp file in the storage dir, lets `write` fill it, then renames it to
    * `target`. On any error the temp file is removed and nothing is stored.
    */
   private async writeAtomically<T>(key: string, target: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
-    const tmpDir = join(this.root, TEMP_DIR);
-    await mkdir(tmpDir, { recursive: true });
-    const tmp = join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
+    const tmp = await this.tempPath(key);
     const handle = await open(tmp, 'wx');
     try {
       const result = await write(handle);

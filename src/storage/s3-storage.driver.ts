@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
@@ -15,15 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppConfig } from '../config/config';
 import { contentDisposition, safeFileName } from './content-disposition';
-import {
-  assertExpiresIn,
-  assertStorageKey,
-  ByteLimit,
-  ObjectNotFoundError,
-  type PutOptions,
-  type SignedUrlOptions,
-  type StorageDriver,
-} from './storage.driver';
+import { assertExpiresIn, assertStorageKey, ByteLimit, ObjectNotFoundError, type PutOptions, type ServedFile, type SignedUrlOptions, type StorageDriver } from './storage.driver';
 
 export interface S3DriverOptions {
   bucket: string;
@@ -57,10 +42,7 @@ export class S3StorageDriver implements StorageDriver, OnModuleDestroy {
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: true,
-      credentials:
-        options.accessKeyId && options.secretAccessKey
-          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-          : undefined,
+      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
       // The SDK's default (WHEN_SUPPORTED) adds CRC32 checksums, with aws-chunked trailers on
       // streamed bodies, that many S3-compatible stores do not understand. Only where S3 requires them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -137,6 +119,17 @@ export class S3StorageDriver implements StorageDriver, OnModuleDestroy {
     }
   }
 
+  async read(key: string): Promise<Readable> {
+    assertStorageKey(key);
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return res.Body as Readable;
+    } catch (err) {
+      if (isNotFound(err)) throw new ObjectNotFoundError(key);
+      throw err;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     assertStorageKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -146,9 +139,7 @@ export class S3StorageDriver implements StorageDriver, OnModuleDestroy {
     keys.forEach(assertStorageKey);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      const res = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-      );
+      const res = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
       const failed = (res.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
       if (failed.length > 0) {
         throw new Error(`Could not delete ${failed.length} object(s), e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message ?? ''}`.trim());
@@ -178,6 +169,11 @@ export class S3StorageDriver implements StorageDriver, OnModuleDestroy {
       ResponseContentType: opts.contentType,
     });
     return getSignedUrl(this.client, command, { expiresIn: opts.expiresIn });
+  }
+
+  /** Downloads come from the store through presigned URLs, never through the API. */
+  async servedFile(): Promise<ServedFile | null> {
+    return null;
   }
 }
 

@@ -32,12 +32,26 @@ export interface StorageDriver {
   putFile(key: string, localPath: string, contentType?: string): Promise<{ size: number }>;
   /** Copies the object to a local file; {@link ObjectNotFoundError} when the key does not exist. */
   downloadToFile(key: string, localPath: string): Promise<void>;
+  /** A stream of the stored bytes (for archives); {@link ObjectNotFoundError} when the key does not exist. */
+  read(key: string): Promise<Readable>;
   /** Idempotent: deleting a missing key is fine. */
   delete(key: string): Promise<void>;
   deleteMany(keys: string[]): Promise<void>;
   exists(key: string): Promise<boolean>;
   /** A URL anyone can GET until it expires; the download is named `fileName`. */
   signedUrl(key: string, opts: SignedUrlOptions): Promise<string>;
+  /**
+   * The file the API itself serves for a signed URL (`GET /v1/files/{key}`): a path under `root`.
+   * Null when the object does not exist, or when the store serves its own downloads (S3's
+   * presigned URLs never point at the API).
+   */
+  servedFile(key: string): Promise<ServedFile | null>;
+}
+
+/** A stored object on local disk: `path` is relative to `root` and never leaves it. */
+export interface ServedFile {
+  root: string;
+  path: string;
 }
 
 /** The upload went past `limit` bytes. Rendered by the global filter as 413 `file_too_large`. */

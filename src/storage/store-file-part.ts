@@ -1,6 +1,6 @@
-import type { MultipartFile } from '@fastify/multipart';
 import { type SniffedStream, sniff } from '../common/file-sniffer';
 import { newId } from '../common/ids';
+import type { IncomingFile } from '../common/multipart-form';
 import { FileTooLargeError, type StorageDriver } from './storage.driver';
 
 export interface StoredPart {
@@ -8,24 +8,25 @@ export interface StoredPart {
   size: number;
   mime: string;
   kind: SniffedStream['kind'];
+  ext?: string;
 }
 
 /**
- * Streams one multipart file part into storage under a generated key: the type is sniffed from
+ * Streams one uploaded file into storage under a generated key: the type is sniffed from
  * the first bytes (and may be refused by `accept` before anything is stored), the size is capped
  * while streaming, and a refused or oversize file leaves nothing behind. `tooLarge` builds the
  * caller's own 413 error.
  */
 export async function storeFilePart(
   storage: StorageDriver,
-  part: MultipartFile,
+  file: IncomingFile,
   options: { maxBytes: number; tooLarge: () => Error; accept?: (sniffed: SniffedStream) => void },
 ): Promise<StoredPart> {
-  const sniffed = await sniff(part.file, part.mimetype);
+  const sniffed = await sniff(file.stream, file.mimeType);
   try {
     options.accept?.(sniffed);
   } catch (err) {
-    part.file.resume();
+    file.stream.resume();
     throw err;
   }
   const storageKey = newId('obj');
@@ -35,10 +36,10 @@ export async function storeFilePart(
   } catch (err) {
     throw err instanceof FileTooLargeError ? options.tooLarge() : err;
   }
-  if (part.file.truncated) {
+  if (file.truncated) {
     // @fastify/multipart's own ceiling cut the stream short.
     await storage.delete(storageKey);
     throw options.tooLarge();
   }
-  return { storageKey, size, mime: sniffed.mime, kind: sniffed.kind };
+  return { storageKey, size, mime: sniffed.mime, kind: sniffed.kind, ext: sniffed.ext };
 }

@@ -1,51 +1,45 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { Account } from '../accounts/account.entity';
-import { ApiError } from '../common/api-error';
+import type { Db } from '../database/sql';
 import type { Drop } from '../drops/drop.entity';
 import { JobAdmission } from '../jobs/job-admission';
+import type { Job } from '../jobs/job.entity';
 import { planConversion } from './conversion-plan';
-import { Submission } from './submission.entity';
+import type { ProcessingError, Submission } from './submission.entity';
 
 /**
- * Starts a drop's automatic conversion of an arriving file as a job on the same tools and
- * queues as the jobs API, charged to the drop owner. Without credits the file is kept as it is
- * and the submission stays `ready` with no processed file.
+ * Admits a drop's automatic conversion of an arriving file as a job on the same tools and
+ * queues as the jobs API, charged to the drop owner, inside the intake's transaction. Without
+ * credits nothing is admitted: the file is kept as it is and the submission is `ready`.
  */
 @Injectable()
 export class AutoConvertService {
   private readonly logger = new Logger(AutoConvertService.name);
 
-  constructor(
-    @InjectRepository(Submission) private readonly submissions: Repository<Submission>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    private readonly admission: JobAdmission,
-  ) {}
+  constructor(private readonly admission: JobAdmission) {}
 
-  /** Returns the submission as it now stands (`processing` when a job was accepted). */
-  async schedule(drop: Drop, submission: Submission): Promise<Submission> {
-    const plan = planConversion(drop, submission.fileKind, submission.fileMime);
-    if (!plan) return submission;
-    const owner = await this.accounts.findOneByOrFail({ id: drop.accountId });
-    await this.submissions.update({ id: submission.id }, { status: 'processing' });
-    try {
-      await this.admission.admit({
-        accountId: owner.id,
-        plan: owner.plan,
-        key: null,
-        tool: plan.tool,
-        input: {},
-        options: plan.options,
-        submissionId: submission.id,
-        skipConcurrencyLimit: true,
-      });
-      return { ...submission, status: 'processing' };
-    } catch (err) {
-      await this.submissions.update({ id: submission.id }, { status: 'ready' });
-      if (!(err instanceof ApiError)) throw err;
-      this.logger.warn(`Submission ${submission.id} kept unconverted: ${err.message}`);
-      return submission;
-    }
+  /**
+   * The admitted conversion job; none when the drop converts nothing, or — the owner cannot pay —
+   * the reason, which the submission shows as its `processingError`.
+   */
+  async admitIn(tx: Db, drop: Drop, file: Pick<Submission, 'id' | 'fileKind' | 'fileMime' | 'storageKey' | 'fileName'>): Promise<{ job?: Job; refusal?: ProcessingError }> {
+    const plan = planConversion(drop, file.fileKind, file.fileMime);
+    if (!plan) return {};
+    const result = await this.admission.admitIn(tx, {
+      accountId: drop.accountId,
+      key: null,
+      tool: plan.tool,
+      input: { storageKey: file.storageKey, fileName: file.fileName },
+      options: plan.options,
+      submissionId: file.id,
+      waitForSlot: true,
+    });
+    if (result.outcome === 'admitted') return { job: result.job };
+    if (result.outcome !== 'refused') return {};
+    this.logger.warn(`Submission ${file.id} kept unconverted: ${result.error.message}`);
+    const message =
+      result.error.code === 'insufficient_credits'
+        ? `Not converted: the drop owner's credits are used up (${result.error.message}). The file is kept as sent.`
+        : `Not converted: ${result.error.message} The file is kept as sent.`;
+    return { refusal: { code: result.error.code, message } };
   }
 }

@@ -11,7 +11,7 @@ export interface ConversionPlan {
 const IMAGE_KEEP = ['jpeg', 'png', 'webp', 'avif'];
 
 /**
- * What a drop does with an arriving file (PRODUCT.md §5): `autoConvertTo` applies to files of
+ * What a drop does with an arriving file (docs/decisions.md §5): `autoConvertTo` applies to files of
  * that format's kind; `autoCompress` re-encodes images at quality 80 without metadata, video as
  * H.264 CRF 28, audio at 96k. Files of other kinds, and documents, are kept as they are.
  */
@@ -35,9 +35,21 @@ export function planConversion(drop: Pick<Drop, 'autoConvertTo' | 'autoCompress'
 }
 
 const MIME_OF_FORMAT: Record<string, string> = {
-  jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif', tiff: 'image/tiff',
-  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
-  mp3: 'audio/mpeg', aac: 'audio/aac', m4a: 'audio/mp4', opus: 'audio/ogg', ogg: 'audio/ogg', wav: 'audio/wav',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+  tiff: 'image/tiff',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  mp3: 'audio/mpeg',
+  aac: 'audio/aac',
+  m4a: 'audio/mp4',
+  opus: 'audio/ogg',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
 };
 
 export function mimeOfFormat(format: string): string {

@@ -1,166 +1,172 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { MultipartFile, MultipartValue } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
-import type { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
-import { type FileKind, sanitizeFileName } from '../common/file-sniffer';
+import { type FileKind, nameMatchingType, sanitizeFileName } from '../common/file-sniffer';
+import type { IncomingFile, MultipartForm } from '../common/multipart-form';
 import { MB } from '../config/plans';
 import { Contract, toDetails } from '../contract/contract';
-import { Drop } from '../drops/drop.entity';
+import { Transactions } from '../database/transactions';
+import type { Drop } from '../drops/drop.entity';
+import { DropsRepository } from '../drops/drops.repository';
+import { JobAdmission } from '../jobs/job-admission';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { storeFilePart } from '../storage/store-file-part';
+import type { Job } from '../jobs/job.entity';
+import { AutoConvertService } from './auto-convert.service';
 import { SubmissionEvents } from './submission-events';
-import { Submission } from './submission.entity';
+import type { Submission } from './submission.entity';
+import { intakeBytes } from '../metrics/dropline-metrics';
+import { SubmissionsRepository } from './submissions.repository';
 
-const SENDER_FIELDS = ['senderName', 'senderEmail', 'message'] as const;
-type SenderFields = Partial<Record<(typeof SENDER_FIELDS)[number], string>>;
-/** Room for the multipart envelope and text fields on top of the file itself. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const SENDER_FIELDS = ['senderName', 'senderEmail', 'message'] as const;
+export type StoredFile = { storageKey: string; size: number; mime: string; kind: FileKind; ext?: string };
+export type SenderFields = Partial<Record<(typeof SENDER_FIELDS)[number], string>>;
 
 /**
- * Public intake (PRODUCT.md §6), checks in order: drop exists (404), active (403), not expired
+ * Public intake (docs/decisions.md §6), checks in order: drop exists (404), active (403), not expired
  * (410), required sender fields (400), size (413, while streaming), kind from the bytes (415).
- * The file streams straight to storage; a refused upload leaves neither file nor row.
+ * The file streams straight to storage; a refused upload leaves neither file nor row. Then, in
+ * one transaction, the drop's counters, the auto-conversion job (when the drop converts and the
+ * owner can pay) and the submission row, born `processing` or `ready`; then the job is queued
+ * and the webhook recorded.
  */
 @Injectable()
 export class IntakeService {
   private readonly logger = new Logger(IntakeService.name);
 
   constructor(
-    @InjectRepository(Drop) private readonly drops: Repository<Drop>,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly drops: DropsRepository,
+    private readonly submissions: SubmissionsRepository,
+    private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly contract: Contract,
+    private readonly autoConvert: AutoConvertService,
+    private readonly admission: JobAdmission,
     private readonly events: SubmissionEvents,
+    private readonly clock: Clock,
   ) {}
 
   /** The drop a sender may send to right now, or the reason they may not. */
   async openDrop(slug: string): Promise<Drop> {
-    const drop = await this.drops.findOneBy({ slug });
+    const drop = await this.drops.findBySlug(slug);
     if (!drop) throw ApiError.notFound('Drop');
     if (!drop.isActive) throw ApiError.forbidden('drop_paused', 'This drop is paused and is not accepting files right now.');
-    if (drop.expiresAt && drop.expiresAt.getTime() <= Date.now()) {
+    if (drop.expiresAt && drop.expiresAt.getTime() <= this.clock.now().getTime()) {
       throw new ApiError(HttpStatus.GONE, 'drop_expired', `This drop stopped accepting files on ${drop.expiresAt.toISOString()}.`);
     }
     return drop;
   }
 
-  async receive(slug: string, request: FastifyRequest): Promise<Submission> {
+  async receive(slug: string, form: MultipartForm): Promise<Submission> {
     const drop = await this.openDrop(slug);
-    if (!request.isMultipart()) {
-      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Send the file as multipart/form-data.');
-    }
     const limit = drop.maxFileSizeMB * MB;
-    const declared = Number(request.headers['content-length']);
-    if (declared > limit + MULTIPART_OVERHEAD) throw this.tooLarge(drop);
-
-    const fields: SenderFields = {};
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        this.collectField(fields, part);
-        continue;
-      }
-      if (part.fieldname !== 'file') {
-        part.file.resume();
-        continue;
-      }
-      this.checkSenderFields(drop, fields);
-      return this.store(drop, fields, part, limit);
+    const { fields, file } = await form.read({ maxFileBytes: limit, tooLarge: () => this.tooLarge(drop), fileField: 'file' });
+    if (!file) {
+      throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
     }
-    throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
+    const sender = senderFields(fields);
+    this.checkSenderFields(drop, sender);
+    return this.store(drop, sender, file, limit);
   }
 
-  private collectField(fields: SenderFields, part: MultipartValue): void {
-    if ((SENDER_FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string' && part.value.trim() !== '') {
-      fields[part.fieldname as keyof SenderFields] = part.value.trim();
-    }
-  }
-
-  private checkSenderFields(drop: Drop, fields: SenderFields): void {
+  /** 400 unless the sender fields match the contract's SubmissionForm and the drop's requirements. */
+  checkSenderFields(drop: Drop, fields: SenderFields): void {
     const validate = this.contract.schemaValidator('SubmissionForm');
     if (!validate({ ...fields, file: '' })) {
       const details = toDetails('body', validate.errors);
       throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
     }
-    const missing = [
-      drop.requireSenderEmail && !fields.senderEmail ? 'senderEmail' : undefined,
-      drop.requireMessage && !fields.message ? 'message' : undefined,
-    ].filter((f): f is string => Boolean(f));
+    const missing = [drop.requireSenderEmail && !fields.senderEmail ? 'senderEmail' : undefined, drop.requireMessage && !fields.message ? 'message' : undefined].filter(
+      (f): f is string => Boolean(f),
+    );
     if (missing.length > 0) {
-      throw ApiError.validation(`This drop requires ${missing.join(' and ')}.`, missing.map((f) => ({ path: `body/${f}`, message: 'is required by this drop' })));
+      throw ApiError.validation(
+        `This drop requires ${missing.join(' and ')}.`,
+        missing.map((f) => ({ path: `body/${f}`, message: 'is required by this drop' })),
+      );
     }
   }
 
-  private async store(drop: Drop, fields: SenderFields, part: MultipartFile, limit: number): Promise<Submission> {
-    const stored = await storeFilePart(this.storage, part, {
+  private async store(drop: Drop, fields: SenderFields, file: IncomingFile, limit: number): Promise<Submission> {
+    const stored = await storeFilePart(this.storage, file, {
       maxBytes: limit,
       tooLarge: () => this.tooLarge(drop),
-      accept: (sniffed) => {
-        if (!kindAllowed(drop.allowedKinds, sniffed.kind)) {
-          throw new ApiError(
-            HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-            'kind_not_allowed',
-            `This drop accepts only ${drop.allowedKinds} files; this file is ${article(sniffed.kind)} ${sniffed.kind} (${sniffed.mime}).`,
-          );
-        }
-      },
+      accept: (sniffed) => this.checkKind(drop, sniffed),
     });
-    const { storageKey, size } = stored;
-    let submission: Submission;
-    try {
-      submission = await this.insert(drop, fields, part.filename, stored, storageKey, size);
-    } catch (err) {
-      await this.storage.delete(storageKey);
-      throw err;
-    }
-    // The row is committed: from here on the file is the submission's. A failure of what follows
-    // (recording the webhook, starting a conversion) used to delete the file under a live row,
-    // leaving a submission whose download 404s. The sender's file is kept and acknowledged.
-    try {
-      return await this.events.created(drop, submission);
-    } catch (err) {
-      this.logger.error(`Submission ${submission.id} stored, but its follow-up failed: ${(err as Error).message}`);
-      return submission;
+    return this.createFromStored(drop, fields, file.fileName, stored);
+  }
+
+  /** 415 `kind_not_allowed` when the drop does not take files of the sniffed kind. */
+  checkKind(drop: Drop, sniffed: { mime: string; kind: FileKind }): void {
+    if (!kindAllowed(drop.allowedKinds, sniffed.kind)) {
+      throw new ApiError(
+        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+        'kind_not_allowed',
+        `This drop accepts only ${drop.allowedKinds} files; this file is ${article(sniffed.kind)} ${sniffed.kind} (${sniffed.mime}).`,
+      );
     }
   }
 
-  /** The row and the drop's counters move together; a drop deleted meanwhile is a 404. */
-  private insert(drop: Drop, fields: SenderFields, fileName: string, sniffed: { mime: string; kind: FileKind }, storageKey: string, size: number) {
-    return this.db.transaction(async (tx) => {
-      const updated = await tx.query(
-        'UPDATE drops SET submission_count = submission_count + 1, total_bytes = total_bytes + $2 WHERE id = $1 RETURNING id',
-        [drop.id, size],
-      );
-      if (updated[0].length === 0) throw ApiError.notFound('Drop');
-      const submission = tx.create(Submission, {
-        id: newId('sub'),
+  /**
+   * The submission of a file already in storage (the single POST above, or a finished tus upload):
+   * counters, conversion job and row, then the queue and the webhook. On a failed insert the file is removed.
+   */
+  async createFromStored(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile): Promise<Submission> {
+    let recorded: { submission: Submission; conversion?: Job };
+    try {
+      recorded = await this.record(drop, fields, fileName, stored);
+    } catch (err) {
+      await this.storage.delete(stored.storageKey);
+      throw err;
+    }
+    const { submission, conversion } = recorded;
+    intakeBytes.inc({ source: 'submission' }, stored.size);
+    // The row is committed: from here on the file is the submission's and the sender gets a 201.
+    // A queue that is down leaves the conversion to the job sweeper; a webhook that cannot be
+    // recorded is logged. Neither undoes the submission.
+    if (conversion) await this.admission.enqueueOrLeave(conversion);
+    await this.events.created(drop, submission).catch((err: Error) => this.logger.error(`Submission ${submission.id} stored, but its webhook failed: ${err.message}`));
+    return submission;
+  }
+
+  /** Counters, conversion job and row commit together; a drop deleted meanwhile is a 404. The stored file is the caller's. */
+  record(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile): Promise<{ submission: Submission; conversion?: Job }> {
+    // A kind-restricted drop vouches for the type: the stored name says what the bytes are, so
+    // `invoice.html` holding a PNG is downloaded as `invoice.png`, not opened as a page.
+    const safeName = sanitizeFileName(fileName);
+    const storedName = drop.allowedKinds === 'any' ? safeName : nameMatchingType(safeName, stored.ext);
+    return this.transactions.run(async (tx) => {
+      if (!(await this.drops.addSubmission(tx, drop.id, stored.size))) throw ApiError.notFound('Drop');
+      const file = { id: newId('sub'), fileName: storedName, fileKind: stored.kind, fileMime: stored.mime, storageKey: stored.storageKey };
+      const { job: conversion, refusal } = await this.autoConvert.admitIn(tx, drop, file);
+      const submission = await this.submissions.insert(tx, {
+        ...file,
         dropId: drop.id,
         senderName: fields.senderName ?? null,
         senderEmail: fields.senderEmail ?? null,
         message: fields.message ?? null,
-        fileName: sanitizeFileName(fileName),
-        fileSize: size,
-        fileMime: sniffed.mime,
-        fileKind: sniffed.kind,
-        storageKey,
-        status: 'ready',
-        processedKey: null,
-        processedFileName: null,
-        processedMime: null,
-        isRead: false,
-        isStarred: false,
-        isArchived: false,
+        fileSize: stored.size,
+        status: conversion ? 'processing' : 'ready',
+        processingError: refusal ?? null,
       });
-      await tx.insert(Submission, submission);
-      return tx.findOneByOrFail(Submission, { id: submission.id });
+      return { submission, conversion };
     });
   }
 
-  private tooLarge(drop: Drop): ApiError {
+  tooLarge(drop: Drop): ApiError {
     return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds this drop's limit of ${drop.maxFileSizeMB} MB.`);
   }
+}
+
+/** The sender's fields, trimmed; blank ones count as absent. Other fields are ignored. */
+export function senderFields(fields: Record<string, string>): SenderFields {
+  const sender: SenderFields = {};
+  for (const name of SENDER_FIELDS) {
+    const value = fields[name]?.trim();
+    if (value) sender[name] = value;
+  }
+  return sender;
 }
 
 function kindAllowed(allowed: Drop['allowedKinds'], kind: FileKind): boolean {

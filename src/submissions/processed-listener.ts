@@ -1,14 +1,11 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { Drop } from '../drops/drop.entity';
+import { DropsRepository } from '../drops/drops.repository';
 import { JobEvents } from '../jobs/job-events';
-import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import type { Job } from '../jobs/job.entity';
-import { WebhooksService } from '../webhooks/webhooks.service';
+import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { mimeOfFormat } from './conversion-plan';
-import { Submission } from './submission.entity';
-import { toSubmissionView } from './submission-views';
+import { SubmissionEvents } from './submission-events';
+import { SubmissionsRepository } from './submissions.repository';
 
 /**
  * In the worker: when an auto-conversion job ends, the submission becomes `ready` with its
@@ -17,10 +14,10 @@ import { toSubmissionView } from './submission-views';
 @Injectable()
 export class ProcessedListener implements OnModuleInit {
   constructor(
-    @InjectRepository(Submission) private readonly submissions: Repository<Submission>,
-    @InjectRepository(Drop) private readonly drops: Repository<Drop>,
+    private readonly submissions: SubmissionsRepository,
+    private readonly drops: DropsRepository,
     private readonly jobEvents: JobEvents,
-    private readonly webhooks: WebhooksService,
+    private readonly events: SubmissionEvents,
     @Inject(STORAGE) private readonly storage: StorageDriver,
   ) {}
 
@@ -30,31 +27,23 @@ export class ProcessedListener implements OnModuleInit {
 
   private async finished(job: Job): Promise<void> {
     if (!job.submissionId) return;
-    const submission = await this.submissions.findOneBy({ id: job.submissionId });
+    const converted = job.state === 'completed' && job.outputKey && job.result;
+    const submission = converted
+      ? await this.submissions.setProcessed(job.submissionId, {
+          processedKey: job.outputKey!,
+          processedFileName: `${(job.input.fileName ?? '').replace(/\.[^.]*$/, '') || 'file'}.${job.result!.outputFileName.split('.').pop()}`,
+          processedMime: mimeOfFormat(job.result!.outputFormat),
+        })
+      : await this.submissions.setFailed(job.submissionId, {
+          code: job.errorCode ?? 'processing_failed',
+          message: job.errorMessage ?? 'The automatic processing failed; the original file is kept.',
+        });
     if (!submission) {
       // Deleted while converting: its converted file belongs to nobody.
       if (job.outputKey) await this.storage.delete(job.outputKey);
       return;
     }
-    if (job.state === 'completed' && job.outputKey && job.result) {
-      const base = submission.fileName.replace(/\.[^.]*$/, '') || 'file';
-      const ext = job.result.outputFileName.split('.').pop();
-      await this.submissions.update({ id: submission.id }, {
-        status: 'ready',
-        processedKey: job.outputKey,
-        processedFileName: `${base}.${ext}`,
-        processedMime: mimeOfFormat(job.result.outputFormat),
-      });
-    } else {
-      await this.submissions.update({ id: submission.id }, { status: 'failed' });
-    }
-    const drop = await this.drops.findOneBy({ id: submission.dropId });
-    if (drop?.webhookUrl) {
-      const updated = await this.submissions.findOneByOrFail({ id: submission.id });
-      await this.webhooks.emit(drop.accountId, drop.webhookUrl, 'submission.processed', {
-        drop: { slug: drop.slug, name: drop.name },
-        submission: toSubmissionView(updated),
-      });
-    }
+    const drop = await this.drops.findById(submission.dropId);
+    if (drop) await this.events.processed(drop, submission);
   }
 }

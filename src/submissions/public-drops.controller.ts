@@ -1,13 +1,16 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Get, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import type { PublicDrop } from '../../generated/types';
-import { ApiError } from '../common/api-error';
-import { asMultipartError } from '../common/multipart-errors';
+import { Clock } from '../common/clock';
+import { Form, MultipartInterceptor } from '../common/multipart';
+import type { MultipartForm } from '../common/multipart-form';
 import { Operation } from '../contract/operation.decorator';
+import type { Ok } from '../contract/operation-types';
 import { DropsService } from '../drops/drops.service';
 import type { Drop } from '../drops/drop.entity';
 import { IntakeService } from './intake.service';
 import { toPublicSubmissionView } from './submission-views';
+import { UploadSlots } from './upload-slots';
 
 /** What senders use: no authentication, rate-limited per client IP by the ApiKeyGuard. */
 @Controller('v1/public/drops')
@@ -15,31 +18,34 @@ export class PublicDropsController {
   constructor(
     private readonly intake: IntakeService,
     private readonly drops: DropsService,
+    private readonly clock: Clock,
+    private readonly slots: UploadSlots,
   ) {}
 
   @Get(':slug')
   @Operation('getPublicDrop')
-  async get(@Param('slug') slug: string) {
-    return { drop: toPublicDropView(await this.drops.findBySlug(slug)) };
+  async get(@Param('slug') slug: string): Promise<Ok<'getPublicDrop'>> {
+    return { drop: toPublicDropView(await this.drops.findBySlug(slug), this.clock.now()) };
   }
 
   @Post(':slug/submissions')
   @HttpCode(201)
   @Operation('createPublicSubmission')
-  async submit(@Param('slug') slug: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  @UseInterceptors(MultipartInterceptor)
+  async submit(@Param('slug') slug: string, @Form() form: MultipartForm, @Req() req: FastifyRequest): Promise<Ok<'createPublicSubmission'>> {
+    const release = this.slots.acquire(req.ip);
+    // The slot is held while the request's body may still be arriving, not just while we read it.
+    req.raw.once('close', release);
     try {
-      return { submission: toPublicSubmissionView(await this.intake.receive(slug, req)) };
-    } catch (caught) {
-      const err = asMultipartError(caught);
-      // The rest of a refused upload is not worth receiving: close the connection after the answer.
-      if (err instanceof ApiError) reply.header('connection', 'close');
-      throw err;
+      return { submission: toPublicSubmissionView(await this.intake.receive(slug, form)) };
+    } finally {
+      if (req.raw.readableEnded || req.raw.destroyed) release();
     }
   }
 }
 
-export function toPublicDropView(drop: Drop): PublicDrop {
-  const expired = drop.expiresAt !== null && drop.expiresAt.getTime() <= Date.now();
+export function toPublicDropView(drop: Drop, now: Date): PublicDrop {
+  const expired = drop.expiresAt !== null && drop.expiresAt.getTime() <= now.getTime();
   return {
     slug: drop.slug,
     name: drop.name,

@@ -14,6 +14,7 @@ export function toSubmissionView(s: Submission): SubmissionView {
     fileKind: s.fileKind,
     status: s.status,
     processedFileName: s.processedFileName,
+    processingError: s.processingError ?? null,
     isRead: s.isRead,
     isStarred: s.isStarred,
     isArchived: s.isArchived,

@@ -49,6 +49,10 @@ export class Submission {
   @Column({ type: 'text', name: 'processed_mime', nullable: true })
   processedMime: string | null;
 
+  /** Why the automatic processing did not run (`insufficient_credits`) or failed; null otherwise. */
+  @Column({ type: 'jsonb', name: 'processing_error', nullable: true })
+  processingError: ProcessingError | null;
+
   @Column('boolean', { name: 'is_read' })
   isRead: boolean;
 
@@ -60,4 +64,9 @@ export class Submission {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
+}
+
+export interface ProcessingError {
+  code: string;
+  message: string;
 }

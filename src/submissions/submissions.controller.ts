@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import type { SubmissionUpdate } from '../../generated/types';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
+import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
 import { DropsService } from '../drops/drops.service';
 import { SubmissionsService } from './submissions.service';
 import { toSubmissionView } from './submission-views';
@@ -16,12 +17,8 @@ export class SubmissionsController {
 
   @Get()
   @Operation('listSubmissions')
-  async list(
-    @Req() req: FastifyRequest,
-    @Param('slug') slug: string,
-    @Query() query: { limit?: number; cursor?: string; isRead?: boolean; isStarred?: boolean; isArchived?: boolean },
-  ) {
-    const drop = await this.drops.get(req.auth!.account.id, slug);
+  async list(@Auth() auth: AuthContext, @Param('slug') slug: string, @Query() query: QueryOf<'listSubmissions'>): Promise<Ok<'listSubmissions'>> {
+    const drop = await this.drops.get(auth.account.id, slug);
     const { limit = 100, cursor, ...filters } = query;
     const page = await this.submissions.list(drop, limit, cursor, filters);
     return { submissions: page.items.map(toSubmissionView), nextCursor: page.nextCursor };
@@ -29,30 +26,35 @@ export class SubmissionsController {
 
   @Get(':id')
   @Operation('getSubmission')
-  async get(@Req() req: FastifyRequest, @Param('slug') slug: string, @Param('id') id: string) {
-    const drop = await this.drops.get(req.auth!.account.id, slug);
+  async get(@Auth() auth: AuthContext, @Param('slug') slug: string, @Param('id') id: string): Promise<Ok<'getSubmission'>> {
+    const drop = await this.drops.get(auth.account.id, slug);
     return { submission: toSubmissionView(await this.submissions.get(drop, id)) };
   }
 
   @Patch(':id')
   @Operation('updateSubmission')
-  async update(@Req() req: FastifyRequest, @Param('slug') slug: string, @Param('id') id: string, @Body() body: SubmissionUpdate) {
-    const drop = await this.drops.get(req.auth!.account.id, slug);
+  async update(@Auth() auth: AuthContext, @Param('slug') slug: string, @Param('id') id: string, @Body() body: RequestBody<'updateSubmission'>): Promise<Ok<'updateSubmission'>> {
+    const drop = await this.drops.get(auth.account.id, slug);
     return { submission: toSubmissionView(await this.submissions.update(drop, id, body)) };
   }
 
   @Delete(':id')
   @HttpCode(204)
   @Operation('deleteSubmission')
-  async delete(@Req() req: FastifyRequest, @Param('slug') slug: string, @Param('id') id: string): Promise<void> {
-    const drop = await this.drops.get(req.auth!.account.id, slug);
+  async delete(@Auth() auth: AuthContext, @Param('slug') slug: string, @Param('id') id: string): Promise<void> {
+    const drop = await this.drops.get(auth.account.id, slug);
     await this.submissions.delete(drop, id);
   }
 
   @Get(':id/download')
   @Operation('getSubmissionDownload')
-  async download(@Req() req: FastifyRequest, @Param('slug') slug: string, @Param('id') id: string, @Query('processed') processed?: boolean) {
-    const drop = await this.drops.get(req.auth!.account.id, slug);
-    return this.submissions.downloadLink(drop, id, processed === true);
+  async download(
+    @Auth() auth: AuthContext,
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Query() query: QueryOf<'getSubmissionDownload'>,
+  ): Promise<Ok<'getSubmissionDownload'>> {
+    const drop = await this.drops.get(auth.account.id, slug);
+    return this.submissions.downloadLink(drop, id, query.processed === true);
   }
 }

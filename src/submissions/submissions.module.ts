@@ -1,7 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Account } from '../accounts/account.entity';
-import { Drop } from '../drops/drop.entity';
 import { JobsModule } from '../jobs/jobs.module';
 import { AutoConvertService } from './auto-convert.service';
 import { DropsModule } from '../drops/drops.module';
@@ -9,14 +6,16 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { IntakeService } from './intake.service';
 import { PublicDropsController } from './public-drops.controller';
 import { SubmissionEvents } from './submission-events';
-import { Submission } from './submission.entity';
 import { SubmissionsController } from './submissions.controller';
 import { SubmissionsService } from './submissions.service';
+import { SubmissionsArchiveController } from './submissions-archive.controller';
+import { SubmissionsArchiveService } from './submissions-archive.service';
+import { UploadSlots } from './upload-slots';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Submission, Drop, Account]), DropsModule, WebhooksModule, JobsModule],
-  controllers: [SubmissionsController, PublicDropsController],
-  providers: [SubmissionsService, IntakeService, SubmissionEvents, AutoConvertService],
-  exports: [SubmissionsService],
+  imports: [DropsModule, WebhooksModule, JobsModule],
+  controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
+  providers: [SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots],
+  exports: [SubmissionsService, SubmissionEvents, IntakeService],
 })
 export class SubmissionsModule {}

@@ -58,7 +58,8 @@ export const TOOLS: Record<ToolSlug, ToolDefinition> = {
     outputFormats: ['mp3'],
     extraCheck: (options) => {
       if (options.bitrate === undefined) return undefined;
-      const kbps = Number.parseInt(String(options.bitrate), 10);
+      // A string like "128k" (the contract's pattern); anything else fails the range check.
+      const kbps = typeof options.bitrate === 'string' ? Number.parseInt(options.bitrate, 10) : Number.NaN;
       return kbps >= 32 && kbps <= 320 ? undefined : { path: 'body/options/bitrate', message: 'must be between 32k and 320k' };
     },
   },

@@ -1,8 +1,10 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../common/api-error';
-import { asMultipartError } from '../common/multipart-errors';
+import { Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth } from '../auth/auth.decorator';
+import { Form, MultipartInterceptor } from '../common/multipart';
+import type { MultipartForm } from '../common/multipart-form';
 import { Operation } from '../contract/operation.decorator';
+import type { Ok } from '../contract/operation-types';
 import { toUploadView, UploadsService } from './uploads.service';
 
 @Controller('v1/uploads')
@@ -12,13 +14,8 @@ export class UploadsController {
   @Post()
   @HttpCode(201)
   @Operation('createUpload')
-  async create(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    try {
-      return { upload: toUploadView(await this.uploads.receive(req.auth!.account, req)) };
-    } catch (caught) {
-      const err = asMultipartError(caught);
-      if (err instanceof ApiError) reply.header('connection', 'close'); // do not read the rest of a refused upload
-      throw err;
-    }
+  @UseInterceptors(MultipartInterceptor)
+  async create(@Auth() auth: AuthContext, @Form() form: MultipartForm): Promise<Ok<'createUpload'>> {
+    return { upload: toUploadView(await this.uploads.receive(auth.account, form)) };
   }
 }

@@ -1,16 +1,17 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { FastifyRequest } from 'fastify';
-import type { Repository } from 'typeorm';
 import type { Upload as UploadView } from '../../generated/types';
 import type { Account } from '../accounts/account.entity';
 import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
 import { sanitizeFileName } from '../common/file-sniffer';
 import { newId } from '../common/ids';
+import type { MultipartForm } from '../common/multipart-form';
 import { limitsOf, MB } from '../config/plans';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
-import { storeFilePart } from '../storage/store-file-part';
-import { Upload } from './upload.entity';
+import { type StoredPart, storeFilePart } from '../storage/store-file-part';
+import type { Upload } from './upload.entity';
+import { intakeBytes } from '../metrics/dropline-metrics';
+import { UploadsRepository } from './uploads.repository';
 
 export const UPLOAD_TTL_MS = 24 * 3600 * 1000;
 
@@ -18,48 +19,54 @@ export const UPLOAD_TTL_MS = 24 * 3600 * 1000;
 @Injectable()
 export class UploadsService {
   constructor(
-    @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
+    private readonly uploads: UploadsRepository,
     @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly clock: Clock,
   ) {}
 
-  async receive(account: Account, request: FastifyRequest): Promise<Upload> {
-    if (!request.isMultipart()) {
-      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Send the file as multipart/form-data.');
-    }
+  async receive(account: Account, form: MultipartForm): Promise<Upload> {
     const limitMB = limitsOf(account.plan).maxFileSizeMB;
     const tooLarge = new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
-    if (Number(request.headers['content-length']) > limitMB * MB + 64 * 1024) throw tooLarge;
+    const { file } = await form.read({ maxFileBytes: limitMB * MB, tooLarge: () => tooLarge });
+    if (!file) throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
+    const stored = await storeFilePart(this.storage, file, { maxBytes: limitMB * MB, tooLarge: () => tooLarge });
+    return this.createFromStored(account, newId('upl'), file.fileName, stored);
+  }
 
-    const part = await request.file();
-    if (!part) throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
-    const stored = await storeFilePart(this.storage, part, { maxBytes: limitMB * MB, tooLarge: () => tooLarge });
+  /** The upload row of a file already in storage (the multipart POST, or a finished tus upload). */
+  async createFromStored(account: Account, id: string, fileName: string | undefined, stored: StoredPart): Promise<Upload> {
     const { storageKey, size } = stored;
-    const upload = this.uploads.create({
-      id: newId('upl'),
+    const upload = {
+      id,
       accountId: account.id,
       storageKey,
-      fileName: sanitizeFileName(part.filename),
+      fileName: sanitizeFileName(fileName),
       fileSize: size,
       fileMime: stored.mime,
       fileKind: stored.kind,
-      expiresAt: new Date(Date.now() + UPLOAD_TTL_MS),
-    });
+      expiresAt: new Date(this.clock.now().getTime() + UPLOAD_TTL_MS),
+    };
     try {
-      await this.uploads.insert(upload);
+      const inserted = await this.uploads.insert(upload);
+      intakeBytes.inc({ source: 'upload' }, size);
+      return inserted;
     } catch (err) {
       await this.storage.delete(storageKey);
       throw err;
     }
-    return this.uploads.findOneByOrFail({ id: upload.id });
+  }
+
+  /** The account's upload while it lasts, or undefined (expired uploads are as good as gone). */
+  async findCurrent(accountId: string, id: string): Promise<Upload | undefined> {
+    const upload = await this.uploads.findForAccount(id, accountId);
+    return upload && upload.expiresAt.getTime() > this.clock.now().getTime() ? upload : undefined;
   }
 
   /** Removes expired uploads and their files (run by the worker's sweeper). */
   async purgeExpired(): Promise<number> {
-    const [rows]: [{ storage_key: string }[], number] = await this.uploads.query(
-      'DELETE FROM uploads WHERE id IN (SELECT id FROM uploads WHERE expires_at < now() LIMIT 500) RETURNING storage_key',
-    );
-    if (rows.length > 0) await this.storage.deleteMany(rows.map((r) => r.storage_key));
-    return rows.length;
+    const keys = await this.uploads.deleteExpired(this.clock.now(), 500);
+    if (keys.length > 0) await this.storage.deleteMany(keys);
+    return keys.length;
   }
 }
 

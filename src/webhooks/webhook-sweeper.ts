@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, type Repository } from 'typeorm';
-import { WebhookDelivery } from './webhook-delivery.entity';
+import { Clock } from '../common/clock';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksService } from './webhooks.service';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -18,8 +17,9 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksService,
+    private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -31,14 +31,11 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
     clearInterval(this.timer);
   }
 
-  async sweep(now = Date.now()): Promise<number> {
-    const overdue = await this.deliveries.find({
-      where: { status: 'pending', nextAttemptAt: LessThan(new Date(now - OVERDUE_MS)) },
-      take: 200,
-    });
+  async sweep(): Promise<number> {
+    const now = this.clock.now();
+    const overdue = await this.deliveries.findOverdue(new Date(now.getTime() - OVERDUE_MS), 200);
     for (const delivery of overdue) {
-      await this.deliveries.update({ id: delivery.id, status: 'pending' }, { nextAttemptAt: new Date(now) });
-      await this.webhooks.schedule(delivery.id, 0);
+      if (await this.deliveries.planAttempt(delivery.id, now)) await this.webhooks.schedule(delivery.id, now);
     }
     if (overdue.length > 0) this.logger.log(`Queued ${overdue.length} overdue webhook deliveries again`);
     return overdue.length;

@@ -1,7 +1,8 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import type { AuthContext } from '../auth/auth-context';
+import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
-import type { WebhookDelivery } from './webhook-delivery.entity';
+import type { Ok, Query as QueryOf } from '../contract/operation-types';
 import { WebhooksService } from './webhooks.service';
 
 @Controller('v1/webhook-deliveries')
@@ -10,20 +11,15 @@ export class WebhooksController {
 
   @Get()
   @Operation('listWebhookDeliveries')
-  async list(
-    @Req() req: FastifyRequest,
-    @Query('limit') limit = 100,
-    @Query('cursor') cursor?: string,
-    @Query('status') status?: WebhookDelivery['status'],
-  ) {
-    const page = await this.webhooks.list(req.auth!.account.id, limit, cursor, status);
+  async list(@Auth() auth: AuthContext, @Query() query: QueryOf<'listWebhookDeliveries'>): Promise<Ok<'listWebhookDeliveries'>> {
+    const page = await this.webhooks.list(auth.account.id, query.limit ?? 100, query.cursor, query.status);
     return { deliveries: page.items.map((d) => this.webhooks.toView(d)), nextCursor: page.nextCursor };
   }
 
   @Post(':id/replay')
   @HttpCode(202)
   @Operation('replayWebhookDelivery')
-  async replay(@Req() req: FastifyRequest, @Param('id') id: string) {
-    return { delivery: this.webhooks.toView(await this.webhooks.replay(req.auth!.account.id, id)) };
+  async replay(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'replayWebhookDelivery'>> {
+    return { delivery: this.webhooks.toView(await this.webhooks.replay(auth.account.id, id)) };
   }
 }

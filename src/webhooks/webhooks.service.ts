@@ -1,17 +1,23 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
-import type { Repository } from 'typeorm';
 import type { WebhookDelivery as WebhookDeliveryView } from '../../generated/types';
 import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';
 import { newId } from '../common/ids';
 import { QUEUES } from '../queue/queue.module';
-import { WebhookDelivery, type WebhookEventType } from './webhook-delivery.entity';
+import type { WebhookDelivery, WebhookEventType } from './webhook-delivery.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 export interface DeliverJob {
   deliveryId: string;
+  /**
+   * The delivery's `next_attempt_at` (ms) this attempt was planned for. Each plan (retry, replay,
+   * sweep) moves it, so a queued attempt that no longer matches was superseded and does nothing:
+   * a replay while a retry is pending does not start a second chain. Absent on older entries.
+   */
+  plannedAt?: number;
 }
 
 /** How long the request that caused an event waits for the queue to take the delivery. */
@@ -23,26 +29,17 @@ export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);
 
   constructor(
-    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
+    private readonly deliveries: WebhookDeliveriesRepository,
     @InjectQueue(QUEUES.webhooks) private readonly queue: Queue<DeliverJob>,
+    private readonly clock: Clock,
   ) {}
 
   /** Never sends anything itself: the request that caused the event does not wait for the receiver. */
   async emit(accountId: string, url: string, type: WebhookEventType, data: object): Promise<WebhookDelivery> {
     const messageId = newId('whd').replace('whd_', 'msg_');
-    const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
-    const delivery = this.deliveries.create({
-      id: newId('whd'),
-      accountId,
-      eventType: type,
-      url,
-      messageId,
-      body,
-      status: 'pending',
-      attempts: [],
-      nextAttemptAt: new Date(),
-    });
-    await this.deliveries.insert(delivery);
+    const now = this.clock.now();
+    const body = JSON.stringify({ type, timestamp: now.toISOString(), data });
+    const delivery = await this.deliveries.insert({ id: newId('whd'), accountId, eventType: type, url, messageId, body, nextAttemptAt: now });
     // With Redis down, queue.add() waited until Redis came back (BullMQ's connection retries for
     // ever), so an upload to a drop with a webhook hung although its file was stored. Wait a
     // bounded time only: the add stays in the connection's offline queue and is sent once Redis
@@ -50,7 +47,7 @@ export class WebhooksService {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.schedule(delivery.id, 0),
+        this.schedule(delivery.id, now),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`queue did not answer in ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS))),
       ]);
     } catch (err) {
@@ -61,30 +58,24 @@ export class WebhooksService {
     return delivery;
   }
 
-  schedule(deliveryId: string, delayMs: number): Promise<unknown> {
-    return this.queue.add('deliver', { deliveryId }, { delay: delayMs, jobId: `${deliveryId}.${Date.now()}` });
+  /** Queues the attempt planned for `at` (the delivery's `next_attempt_at`). */
+  schedule(deliveryId: string, at: Date): Promise<unknown> {
+    const delay = Math.max(0, at.getTime() - this.clock.now().getTime());
+    return this.queue.add('deliver', { deliveryId, plannedAt: at.getTime() }, { delay, jobId: `${deliveryId}.${at.getTime()}` });
   }
 
   async list(accountId: string, limit: number, cursor?: string, status?: WebhookDelivery['status']) {
-    const after = decodeCursor(cursor);
-    const qb = this.deliveries
-      .createQueryBuilder('w')
-      .where('w.account_id = :accountId', { accountId })
-      .orderBy('w.created_at', 'DESC')
-      .addOrderBy('w.id', 'DESC')
-      .limit(limit + 1);
-    if (after) qb.andWhere('(w.created_at, w.id) < (:createdAt, :id)', after);
-    if (status) qb.andWhere('w.status = :status', { status });
-    return paginate(await qb.getMany(), limit);
+    return paginate(await this.deliveries.listForAccount(accountId, limit + 1, decodeCursor(cursor), status), limit);
   }
 
   /** Sends the same event again (same webhook-id), whatever its state. */
   async replay(accountId: string, id: string): Promise<WebhookDelivery> {
-    const delivery = await this.deliveries.findOneBy({ id, accountId });
+    const delivery = await this.deliveries.findForAccount(id, accountId);
     if (!delivery) throw ApiError.notFound('Webhook delivery');
-    await this.deliveries.update({ id }, { status: 'pending', nextAttemptAt: new Date() });
-    await this.schedule(id, 0);
-    return this.deliveries.findOneByOrFail({ id });
+    // Moving next_attempt_at supersedes a pending retry: only this attempt's chain goes on.
+    const reopened = await this.deliveries.reopen(id, this.clock.now());
+    await this.schedule(id, reopened!.nextAttemptAt!);
+    return reopened!;
   }
 
   toView(d: WebhookDelivery): WebhookDeliveryView {

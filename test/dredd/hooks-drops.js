@@ -39,7 +39,7 @@ function retarget(transaction, submissionId = fixture.submissions[0]) {
 }
 
 for (const name of [
-  '/v1/drops/{slug}/submissions > List a drop\'s submissions > 200 > application/json',
+  "/v1/drops/{slug}/submissions > List a drop's submissions > 200 > application/json",
   '/v1/drops/{slug}/submissions/{id} > Get a submission > 200 > application/json',
   '/v1/drops/{slug}/submissions/{id} > Flag a submission read, starred or archived > 200 > application/json',
   '/v1/drops/{slug}/submissions/{id}/download > Get a signed download URL > 200 > application/json',
@@ -97,9 +97,21 @@ hooks.before(
 );
 
 // JSON and HTML carry no charset parameter in the contract's media types; the page sends one.
-hooks.beforeValidation('/d/{slug} > The upload page for senders > 200 > text/html', (transaction, done) => {
-  for (const name of Object.keys(transaction.real.headers)) {
-    if (name.toLowerCase() === 'content-type') transaction.real.headers[name] = transaction.real.headers[name].split(';')[0];
-  }
-  done();
-});
+for (const status of [200, 404]) {
+  hooks.beforeValidation(`/d/{slug} > The upload page for senders > ${status} > text/html`, (transaction, done) => {
+    for (const name of Object.keys(transaction.real.headers)) {
+      if (name.toLowerCase() === 'content-type') transaction.real.headers[name] = transaction.real.headers[name].split(';')[0];
+    }
+    done();
+  });
+}
+
+// A signed file is served as its sniffed type (the URL's signed `type`), which the contract's
+// single media type (application/octet-stream) stands for: expect the type the URL names.
+for (const status of [200, 206]) {
+  hooks.beforeValidation(`/v1/files/{key} > Fetch a file through a signed URL > ${status} > application/octet-stream`, (transaction, done) => {
+    const type = new URL(transaction.fullPath, baseUrl).searchParams.get('type');
+    if (type) transaction.expected.headers['Content-Type'] = type;
+    done();
+  });
+}

@@ -36,4 +36,22 @@ function setBody(transaction, { contentType, body }) {
 /** Wraps an async hook body for Dredd's callback style. */
 const step = (fn) => (transaction, done) => Promise.resolve(fn(transaction)).then(() => done(), done);
 
-module.exports = { api, usePath, multipart, setBody, step, baseUrl, token };
+let checker;
+/** The response checker of the jest suites (test/support/contract-check.ts), loaded once. */
+function contractChecker() {
+  if (!checker) {
+    require('@swc-node/register');
+    checker = require('../support/contract-check.ts').contractChecker();
+  }
+  return checker;
+}
+
+/** The contract operation of a transaction, from its name ("<path template> > …") and method. */
+function operationOf(transaction) {
+  const template = transaction.name.split(' > ')[0];
+  const op = contractChecker().byTemplate(transaction.request.method, template);
+  if (!op) throw new Error(`no operation for ${transaction.request.method} ${template}`);
+  return op;
+}
+
+module.exports = { api, usePath, multipart, setBody, step, baseUrl, token, contractChecker, operationOf };

@@ -1,13 +1,14 @@
+import { Clock } from '../../src/common/clock';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createDroplineClient } from '../../generated/client';
+import { contractFetch } from '../support/contract-check';
 import { TEST_DATABASE_URL } from '../support/env';
 import { expectError } from '../support/expect-error';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { checkedClient, startTestApp, type TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
 
-/** Spec part 5 and PRODUCT.md §2–3, over real HTTP against real Postgres and Redis. */
+/** docs/decisions.md §2–3, over real HTTP against real Postgres and Redis. */
 describe('API-key authentication', () => {
   let t: TestApp;
   let port: number;
@@ -27,7 +28,7 @@ describe('API-key authentication', () => {
   it.each(['Basic abc', 'Bearer', 'Bearer not-a-dropline-key', 'Bearer dl_live_short', 'bearer dl_live_0123456789abcdefghijABCDEFGHIJ0123'])(
     '401 unauthorized for a malformed header: %s',
     async (header) => {
-      const res = await fetch(`${t.baseUrl}/v1/drops`, { headers: { authorization: header } });
+      const res = await contractFetch(`${t.baseUrl}/v1/drops`, { headers: { authorization: header } });
       expectError(res, await res.json(), 401, 'unauthorized');
     },
   );
@@ -38,11 +39,19 @@ describe('API-key authentication', () => {
   });
 
   it('401 expired for a key past its expiry, from the next request on', async () => {
-    const tenant = await t.newTenant({ key: { expiresAt: new Date(Date.now() + 1500) } });
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const tenant = await t.newTenant({ key: { expiresAt } });
     expect((await tenant.client.GET('/v1/drops')).response.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1600));
-    const { response, error } = await tenant.client.GET('/v1/drops');
-    expectError(response, error, 401, 'expired');
+    // The guard reads the app's Clock: move it past the expiry instead of sleeping until then.
+    const clock = t.app.get(Clock, { strict: false });
+    const realNow = clock.now.bind(clock);
+    try {
+      clock.now = () => new Date(expiresAt.getTime() + 1);
+      const { response, error } = await tenant.client.GET('/v1/drops');
+      expectError(response, error, 401, 'expired');
+    } finally {
+      clock.now = realNow;
+    }
   });
 
   it('401 revoked on the very next request after the admin CLI revokes the key', async () => {
@@ -62,26 +71,26 @@ describe('API-key authentication', () => {
 
     it('IPv4: allows an address inside the CIDR, refuses one outside with 403 ip_not_allowed', async () => {
       const inside = await t.newTenant({ key: { ipAllowlist: ['127.0.0.0/8'] } });
-      expect((await createDroplineClient({ baseUrl: v4(), token: inside.token }).GET('/v1/drops')).response.status).toBe(200);
+      expect((await checkedClient({ baseUrl: v4(), token: inside.token }).GET('/v1/drops')).response.status).toBe(200);
       const outside = await t.newTenant({ key: { ipAllowlist: ['192.0.2.0/24'] } });
-      const { response, error } = await createDroplineClient({ baseUrl: v4(), token: outside.token }).GET('/v1/drops');
+      const { response, error } = await checkedClient({ baseUrl: v4(), token: outside.token }).GET('/v1/drops');
       expectError(response, error, 403, 'ip_not_allowed');
     });
 
     it('IPv6: allows ::1 through ::1/128 and refuses it through an IPv4-only list', async () => {
       const inside = await t.newTenant({ key: { ipAllowlist: ['::1/128'] } });
-      expect((await createDroplineClient({ baseUrl: v6(), token: inside.token }).GET('/v1/drops')).response.status).toBe(200);
+      expect((await checkedClient({ baseUrl: v6(), token: inside.token }).GET('/v1/drops')).response.status).toBe(200);
       const v4only = await t.newTenant({ key: { ipAllowlist: ['127.0.0.1/32'] } });
-      const { response, error } = await createDroplineClient({ baseUrl: v6(), token: v4only.token }).GET('/v1/drops');
+      const { response, error } = await checkedClient({ baseUrl: v6(), token: v4only.token }).GET('/v1/drops');
       expectError(response, error, 403, 'ip_not_allowed');
       const other = await t.newTenant({ key: { ipAllowlist: ['2001:db8::/32'] } });
-      const res2 = await createDroplineClient({ baseUrl: v6(), token: other.token }).GET('/v1/drops');
+      const res2 = await checkedClient({ baseUrl: v6(), token: other.token }).GET('/v1/drops');
       expectError(res2.response, res2.error, 403, 'ip_not_allowed');
     });
 
     it('ignores X-Forwarded-For unless TRUST_PROXY names the proxy', async () => {
       const tenant = await t.newTenant({ key: { ipAllowlist: ['127.0.0.1/32'] } });
-      const res = await fetch(`${v4()}/v1/drops`, { headers: { authorization: `Bearer ${tenant.token}`, 'x-forwarded-for': '192.0.2.1' } });
+      const res = await contractFetch(`${v4()}/v1/drops`, { headers: { authorization: `Bearer ${tenant.token}`, 'x-forwarded-for': '192.0.2.1' } });
       expect(res.status).toBe(200);
     });
   });
@@ -95,7 +104,7 @@ describe('API-key authentication', () => {
       expect(error!.error.message).toContain('drops:write');
     });
 
-    it('validates the request before checking the scope (PRODUCT.md §2 order)', async () => {
+    it('validates the request before checking the scope (docs/decisions.md §2 order)', async () => {
       const tenant = await t.newTenant({ key: { scopes: ['drops:read'] } });
       const { response, error } = await tenant.client.POST('/v1/drops', { body: { name: '' } });
       expectError(response, error, 400, 'validation_failed');

@@ -6,9 +6,11 @@ import { Webhook } from 'standardwebhooks';
 import { expectError } from '../support/expect-error';
 import { makePng } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { webhookContractErrors } from '../support/webhook-contract';
 import { startReceiver } from '../support/webhook-receiver';
+import { contractFetch } from '../support/contract-check';
 
-/** PRODUCT.md §5: a drop converts arriving files through the jobs' tools, charged to its owner. */
+/** docs/decisions.md §5: a drop converts arriving files through the jobs' tools, charged to its owner. */
 describe('drop auto-conversion', () => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -30,7 +32,7 @@ describe('drop auto-conversion', () => {
     const form = new FormData();
     form.append('senderName', 'Ada');
     form.append('file', new Blob([new Uint8Array(file)], { type: 'image/png' }), name);
-    return fetch(`${t.baseUrl}/v1/public/drops/${slug}/submissions`, { method: 'POST', body: form });
+    return contractFetch(`${t.baseUrl}/v1/public/drops/${slug}/submissions`, { method: 'POST', body: form });
   }
 
   async function waitReady(owner: Tenant, slug: string, id: string) {
@@ -56,18 +58,19 @@ describe('drop auto-conversion', () => {
     expect(done).toMatchObject({ status: 'ready', processedFileName: 'holiday.webp', fileName: 'holiday.png', fileMime: 'image/png' });
     const link = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: submission.id }, query: { processed: true } } });
     expect(link.data).toMatchObject({ expiresIn: 3600, file: 'processed' });
-    const file = await fetch(link.data!.url);
+    const file = await contractFetch(link.data!.url);
     expect(file.headers.get('content-disposition')).toContain('holiday.webp');
     const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 300, height: 200 });
     const original = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: submission.id } } });
-    expect(Buffer.from(await (await fetch(original.data!.url)).arrayBuffer()).equals(png)).toBe(true);
+    expect(Buffer.from(await (await contractFetch(original.data!.url)).arrayBuffer()).equals(png)).toBe(true);
     expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(9);
 
     // submission.created, then submission.processed, both signed with the owner's secret.
     const hooks = await receiver.waitFor(2);
     const verifier = new Webhook(owner.account.webhookSecret);
     const events = hooks.map((h) => verifier.verify(h.body, h.headers as Record<string, string>) as { type: string; data: any });
+    for (const h of hooks) expect(webhookContractErrors(h)).toEqual([]);
     expect(events.map((e) => e.type).sort()).toEqual(['submission.created', 'submission.processed']);
     expect(events.find((e) => e.type === 'submission.processed')!.data.submission).toMatchObject({ id: submission.id, status: 'ready', processedFileName: 'holiday.webp' });
   });
@@ -81,18 +84,24 @@ describe('drop auto-conversion', () => {
     expect(submission.status).toBe('ready');
     const link = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: submission.id }, query: { processed: true } } });
     expectError(link.response, link.error, 409, 'processed_unavailable');
+    // The owner is told why: processingError names insufficient_credits.
+    const seen = (await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id: submission.id } } })).data!.submission;
+    expect(seen).toMatchObject({ status: 'ready', processedFileName: null, processingError: { code: 'insufficient_credits', message: expect.stringMatching(/credits/) } });
   });
 
   it('autoCompress re-encodes an image in its own format without metadata', async () => {
     const owner = await t.newTenant({ plan: 'pro', credits: 10 });
     const slug = uniqueSlug();
     await owner.client.POST('/v1/drops', { body: { name: 'Squeeze', slug, autoCompress: true } });
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#336699' } }).withMetadata({ exif: { IFD0: { Copyright: 'someone' } } }).jpeg({ quality: 100 }).toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#336699' } })
+      .withMetadata({ exif: { IFD0: { Copyright: 'someone' } } })
+      .jpeg({ quality: 100 })
+      .toBuffer();
     const { submission } = await (await send(slug, jpeg, 'big.jpg')).json();
     const done = await waitReady(owner, slug, submission.id);
     expect(done.processedFileName).toBe('big.jpg');
     const link = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: submission.id }, query: { processed: true } } });
-    const out = Buffer.from(await (await fetch(link.data!.url)).arrayBuffer());
+    const out = Buffer.from(await (await contractFetch(link.data!.url)).arrayBuffer());
     const meta = await sharp(out).metadata();
     expect(meta.format).toBe('jpeg');
     expect(meta.exif).toBeUndefined();

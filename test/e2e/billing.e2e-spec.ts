@@ -4,7 +4,7 @@ import { TEST_DATABASE_URL } from '../support/env';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Credits, spend caps and the in-flight limit (PRODUCT.md §3, §7). No worker runs here, so
+ * Credits, spend caps and the in-flight limit (docs/decisions.md §3, §7). No worker runs here, so
  * accepted jobs stay queued and hold their slot.
  */
 describe('credits, spend caps, concurrency', () => {
@@ -27,9 +27,7 @@ describe('credits, spend caps, concurrency', () => {
 
   it('50 concurrent submissions against a balance for 20: exactly 20 accepted, balance 0, ledger sums match', async () => {
     const tenant = await t.newTenant({ plan: 'bench', credits: 20 });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 10 } } })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 10 } } })));
     const accepted = results.filter((r) => r.response.status === 202);
     const refused = results.filter((r) => r.response.status === 402);
     expect(accepted).toHaveLength(20);
@@ -58,13 +56,16 @@ describe('credits, spend caps, concurrency', () => {
     const canceled = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: data!.id } } });
     expect(canceled.data!.job).toMatchObject({ state: 'canceled', finishedAt: expect.any(String) });
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(10);
-    expect(await ledger(tenant.account.id)).toEqual([{ reason: 'job_debit', delta: -2 }, { reason: 'job_refund', delta: 2 }]);
+    expect(await ledger(tenant.account.id)).toEqual([
+      { reason: 'job_debit', delta: -2 },
+      { reason: 'job_refund', delta: 2 },
+    ]);
     const again = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: data!.id } } });
     expectError(again.response, again.error, 409, 'cannot_cancel');
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(10); // refunded once
   });
 
-  it('402 spend_cap_reached past the key\'s daily cap; another key of the account is unaffected', async () => {
+  it("402 spend_cap_reached past the key's daily cap; another key of the account is unaffected", async () => {
     const tenant = await t.newTenant({ plan: 'bench', credits: 100, key: { dailyCap: 6 } });
     const ok = await tenant.client.POST('/v1/jobs', { body: { tool: 'video-convert', input } });
     expect(ok.response.status).toBe(202);
@@ -78,6 +79,28 @@ describe('credits, spend caps, concurrency', () => {
     expect((await other.client.POST('/v1/jobs', { body: { tool: 'video-convert', input } })).response.status).toBe(202);
   });
 
+  it('the 202 carries Location: its statusUrl; a canceled job says refunded: true, a live one false', async () => {
+    const tenant = await t.newTenant({ plan: 'bench', credits: 100 });
+    const accepted = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
+    expect(accepted.response.status).toBe(202);
+    expect(accepted.response.headers.get('location')).toBe(accepted.data!.statusUrl);
+    expect(Object.keys(accepted.data!).sort()).toEqual(['id', 'state', 'statusUrl']);
+    const id = accepted.data!.id;
+    expect((await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job).toMatchObject({ cost: 1, refunded: false });
+    await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } });
+    expect((await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job).toMatchObject({ state: 'canceled', cost: 1, refunded: true });
+  });
+
+  it('spend caps count debits only: a refunded (canceled) job does not reopen the cap', async () => {
+    const tenant = await t.newTenant({ plan: 'bench', credits: 100, key: { dailyCap: 1 } });
+    const first = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
+    expect(first.response.status).toBe(202);
+    expect((await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: first.data!.id } } })).response.status).toBe(200);
+    expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(100); // refunded
+    const again = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
+    expectError(again.response, again.error, 402, 'spend_cap_reached');
+  });
+
   it('402 spend_cap_reached for the monthly cap', async () => {
     const tenant = await t.newTenant({ plan: 'bench', credits: 100, key: { monthlyCap: 1 } });
     expect((await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } })).response.status).toBe(202);
@@ -86,7 +109,7 @@ describe('credits, spend caps, concurrency', () => {
     expect(capped.error!.error.message).toMatch(/monthly/);
   });
 
-  it('429 concurrency_exceeded past the plan\'s in-flight jobs; the slot frees when a job ends', async () => {
+  it("429 concurrency_exceeded past the plan's in-flight jobs; the slot frees when a job ends", async () => {
     const tenant = await t.newTenant({ plan: 'free', credits: 100 });
     const first = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
     await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });

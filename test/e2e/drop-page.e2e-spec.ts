@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
+import { expectMatchesReference } from '../support/screenshot-diff';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { contractFetch } from '../support/contract-check';
 
 /** Committed reference screenshots; each run writes its own to tmp/screenshots (git-ignored). */
 const REFERENCE = join(__dirname, '__screenshots__');
@@ -11,7 +13,7 @@ const SCREENSHOTS = join(__dirname, '..', '..', 'tmp', 'screenshots');
 const MB = 1024 * 1024;
 
 /**
- * The sender's upload page `/d/{slug}` (PRODUCT.md §6) in real headless Chromium against the real
+ * The sender's upload page `/d/{slug}` (docs/decisions.md §6) in real headless Chromium against the real
  * app: rules checked before sending, a real multipart upload with progress, the intake's error
  * codes as clear messages, closed drops, the HTML 404, and screenshots of the page.
  */
@@ -55,7 +57,8 @@ describe('drop page /d/{slug} (browser)', () => {
       if (msg.type() === 'error' && !/status of (4|5)\d\d/.test(msg.text())) pageProblems.push(`console: ${msg.text()}`);
     });
     page.on('request', (req) => {
-      if (req.method() === 'POST' && req.url().includes('/submissions')) uploads.push(req.url());
+      // The page sends with tus: one creation (POST …/tus) per file.
+      if (req.method() === 'POST' && /\/tus$/.test(req.url())) uploads.push(req.url());
     });
   });
   afterEach(async () => {
@@ -103,7 +106,9 @@ describe('drop page /d/{slug} (browser)', () => {
         raw[i + 2] = 160;
       }
     }
-    return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+    return sharp(raw, { raw: { width, height, channels: 3 } })
+      .png()
+      .toBuffer();
   }
 
   // ---- the happy path -----------------------------------------------------------------------
@@ -152,11 +157,17 @@ describe('drop page /d/{slug} (browser)', () => {
     const list = await submissionsOf(slug);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
-      fileName: 'launch.png', fileSize: file.length, fileKind: 'image', fileMime: 'image/png',
-      senderName: 'Ada Lovelace', senderEmail: 'ada@example.com', message: 'From the front row', status: 'ready',
+      fileName: 'launch.png',
+      fileSize: file.length,
+      fileKind: 'image',
+      fileMime: 'image/png',
+      senderName: 'Ada Lovelace',
+      senderEmail: 'ada@example.com',
+      message: 'From the front row',
+      status: 'ready',
     });
     const { data: download } = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: list[0].id } } });
-    const res = await fetch(download!.url);
+    const res = await contractFetch(download!.url);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(file)).toBe(true);
 
@@ -184,7 +195,7 @@ describe('drop page /d/{slug} (browser)', () => {
       params: { path: { slug, id: submission.id }, query: { processed: true } },
     });
     expect(link!.file).toBe('processed');
-    const webp = Buffer.from(await (await fetch(link!.url)).arrayBuffer());
+    const webp = Buffer.from(await (await contractFetch(link!.url)).arrayBuffer());
     expect(await sharp(webp).metadata()).toMatchObject({ format: 'webp', width: 400, height: 300 });
   });
 
@@ -196,9 +207,11 @@ describe('drop page /d/{slug} (browser)', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 1.5 * MB });
     await page.evaluate(() => {
       const seen: string[] = ((window as any).__progress = []);
-      new MutationObserver(() => seen.push(document.getElementById('progress-pct')!.textContent!)).observe(
-        document.getElementById('progress-pct')!, { childList: true, characterData: true, subtree: true },
-      );
+      new MutationObserver(() => seen.push(document.getElementById('progress-pct')!.textContent)).observe(document.getElementById('progress-pct')!, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     const data = Buffer.alloc(3 * MB, 7);
     await page.setInputFiles('#file', { name: 'archive.bin', mimeType: 'application/octet-stream', buffer: data });
@@ -219,16 +232,126 @@ describe('drop page /d/{slug} (browser)', () => {
     expect(await submissionsOf(slug)).toHaveLength(1);
   });
 
+  it('sends several files in one go: each becomes a submission with the same sender fields, with its own state', async () => {
+    const slug = await createDrop({ name: 'Many' });
+    await open(slug);
+    const files = [
+      { name: 'one.png', mimeType: 'image/png', buffer: await png(30, 20) },
+      { name: 'two.txt', mimeType: 'text/plain', buffer: Buffer.from('second file') },
+      { name: 'three.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(70_000, 3) },
+    ];
+    await page.fill('#senderName', 'Grace');
+    await page.setInputFiles('#file', files);
+    expect(await text('#file-name')).toBe('3 files');
+    expect(await page.locator('#file-list li').count()).toBe(3);
+    await page.click('#submit');
+    await page.locator('#success').waitFor();
+    expect(await text('#success-text')).toMatch(/^3 files \(.+\) were delivered to Many\./);
+    expect(await page.locator('#file-list .fl-state.ok').count()).toBe(3);
+    expect(uploads).toHaveLength(3);
+    const list = await submissionsOf(slug);
+    expect(list.map((s) => s.fileName).sort()).toEqual(['one.png', 'three.bin', 'two.txt']);
+    expect(list.every((s) => s.senderName === 'Grace')).toBe(true);
+    for (const f of files) expect(list.find((s) => s.fileName === f.name)!.fileSize).toBe(f.buffer.length);
+  });
+
+  it('shows a per-file error and goes on with the send only as far as the refused file', async () => {
+    const slug = await createDrop({ name: 'Images only', allowedKinds: 'image' });
+    await open(slug);
+    await page.setInputFiles('#file', [
+      { name: 'ok.png', mimeType: 'image/png', buffer: await png(20, 20) },
+      // Named like an image, but the bytes are text: only the server's sniffing can tell.
+      { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.alloc(5000, 'not an image ') },
+    ]);
+    await page.click('#submit');
+    await page.locator('#status.error').waitFor();
+    expect(await text('#status')).toMatch(/^"fake\.png": This type of file isn’t accepted here\./);
+    expect(await page.locator('#file-state-0').innerText()).toBe('Sent');
+    expect(await page.locator('#file-state-1').innerText()).toMatch(/isn’t accepted/);
+    expect((await submissionsOf(slug)).map((s) => s.fileName)).toEqual(['ok.png']);
+    pageProblems = pageProblems.filter((p) => !/Failed to load resource/.test(p));
+  });
+
+  it('finishes an upload after the network drops mid-upload and comes back; the owner gets the same bytes', async () => {
+    const slug = await createDrop({ name: 'Flaky network', maxFileSizeMB: 50 });
+    await open(slug);
+    const data = Buffer.alloc(12 * MB);
+    for (let i = 0; i < data.length; i += 4) data.writeUInt32LE((i * 2654435761) >>> 0, i);
+    let cut = false;
+    let refused = 0;
+    // The network is cut after the first 8 MiB chunk: every PATCH fails until it is restored.
+    await page.route('**/v1/public/drops/*/tus/*', async (route) => {
+      const req = route.request();
+      if (req.method() === 'PATCH' && Number(req.headers()['upload-offset']) > 0 && (cut || refused === 0)) {
+        cut = true;
+        refused++;
+        return route.abort('internetdisconnected');
+      }
+      return route.continue();
+    });
+    await page.setInputFiles('#file', { name: 'flaky.bin', mimeType: 'application/octet-stream', buffer: data });
+    await page.click('#submit');
+    await waitForText('#status', /^The connection was interrupted before the upload finished/);
+    expect(await page.locator('#success').isHidden()).toBe(true);
+    cut = false; // the network is back
+    await page.locator('#success').waitFor({ timeout: 60_000 });
+    expect(refused).toBeGreaterThan(0);
+    expect(uploads).toHaveLength(1);
+    const [submission] = await submissionsOf(slug);
+    const { data: link } = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: submission.id } } });
+    expect(Buffer.from(await (await fetch(link!.url)).arrayBuffer()).equals(data)).toBe(true);
+    pageProblems = pageProblems.filter((p) => !/Failed to load resource/.test(p));
+  });
+
+  it('resumes after a page reload instead of starting over', async () => {
+    const slug = await createDrop({ name: 'Reload', maxFileSizeMB: 50 });
+    const data = Buffer.alloc(12 * MB, 9);
+    const path = join(dir, 'reload.bin');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path, data); // a file on disk keeps its lastModified, part of tus-js-client's fingerprint
+    const patches: string[] = [];
+    const heads: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'PATCH') patches.push(req.headers()['upload-offset']);
+      if (req.method() === 'HEAD') heads.push(req.url());
+    });
+    page.on('dialog', (dialog) => void dialog.accept()); // "leave the page while uploading?"
+    await open(slug);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 2 * MB });
+    await page.setInputFiles('#file', path);
+    await page.click('#submit');
+    // Reload once the server holds part of the first chunk.
+    await page.waitForFunction(() => Number(document.getElementById('progress-track')!.getAttribute('aria-valuenow')) >= 20);
+    await page.reload();
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }).catch(() => undefined);
+    await page.setInputFiles('#file', path);
+    await page.click('#submit');
+    await page.locator('#success').waitFor({ timeout: 60_000 });
+    expect(uploads).toHaveLength(1); // one tus creation: the second send resumed it
+    expect(heads.length).toBeGreaterThan(0);
+    expect(Number(patches[patches.length - 1])).toBeGreaterThan(0);
+    expect(patches.slice(1).some((offset) => Number(offset) > 0)).toBe(true);
+    const [submission] = await submissionsOf(slug);
+    expect(submission.fileSize).toBe(data.length);
+    const { data: link } = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id: submission.id } } });
+    expect(Buffer.from(await (await fetch(link!.url)).arrayBuffer()).equals(data)).toBe(true);
+  });
+
   it('takes a file dropped on the zone, and is usable from the keyboard', async () => {
     const slug = await createDrop({ name: 'Drag here', allowedKinds: 'image' });
     await open(slug);
     const zone = page.locator('#dropzone');
     const file = await png(50, 50);
-    const dataTransfer = await page.evaluateHandle((bytes) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([new Uint8Array(bytes)], 'dragged.png', { type: 'image/png' }));
-      return dt;
-    }, [...file]);
+    const dataTransfer = await page.evaluateHandle(
+      (bytes) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(bytes)], 'dragged.png', { type: 'image/png' }));
+        return dt;
+      },
+      [...file],
+    );
     await zone.dispatchEvent('dragenter', { dataTransfer });
     expect(await zone.getAttribute('class')).toContain('dragging');
     await zone.dispatchEvent('drop', { dataTransfer });
@@ -370,9 +493,7 @@ describe('drop page /d/{slug} (browser)', () => {
     expect(await text('#file-error')).toBe(''); // passes the client-side check
     await page.click('#submit');
     await waitForText('#status', /accepted here/);
-    expect(await text('#status')).toBe(
-      'This type of file isn’t accepted here. This drop accepts only image files; this file is a document (application/octet-stream).',
-    );
+    expect(await text('#status')).toBe('This type of file isn’t accepted here. This drop accepts only image files; this file is a document (application/octet-stream).');
     expect(await page.locator('#submit').isEnabled()).toBe(true); // another file may be chosen
     expect(uploads).toHaveLength(1);
     expect(await submissionsOf(slug)).toEqual([]);
@@ -393,26 +514,43 @@ describe('drop page /d/{slug} (browser)', () => {
   it('maps every intake error code to a clear message', async () => {
     const slug = await createDrop({ name: 'Mapped' });
     let answer: { status: number; body?: unknown; headers?: Record<string, string>; abort?: boolean } = { status: 500 };
-    await page.route('**/v1/public/drops/*/submissions', (route) =>
+    await page.route('**/v1/public/drops/*/tus', (route) =>
       answer.abort
         ? route.abort('connectionreset')
         : route.fulfill({ status: answer.status, contentType: 'application/json', headers: answer.headers, body: JSON.stringify(answer.body) }),
     );
     const err = (code: string, message: string, details?: unknown) => ({ error: { code, message, ...(details ? { details } : {}) } });
-    const cases: [string, typeof answer, RegExp, boolean][] = [
+    // The last flag: the drop closes (true), the refusal is final (false), or the page keeps retrying ('retries').
+    const cases: [string, typeof answer, RegExp, boolean | 'retries'][] = [
       ['404', { status: 404, body: err('not_found', 'Drop not found.') }, /^This drop no longer exists, so the file was not sent\.$/, true],
       ['403', { status: 403, body: err('drop_paused', 'paused') }, /^This drop was paused by its owner/, true],
       ['410', { status: 410, body: err('drop_expired', 'expired') }, /^This drop has expired and no longer accepts files/, true],
-      ['400', { status: 400, body: err('validation_failed', 'body/senderEmail: must match format "email"', [{ path: 'body/senderEmail', message: 'must match format "email"' }]) },
-        /^Some details are missing or invalid\. The server said: body\/senderEmail/, false],
-      ['413', { status: 413, body: err('file_too_large', 'The file exceeds this drop\'s limit of 3 MB.') },
-        /^This file is too large for this drop\. The file exceeds this drop's limit of 3 MB\. Choose a smaller file\.$/, false],
-      ['415', { status: 415, body: err('kind_not_allowed', 'This drop accepts only audio files; this file is an image (image/png).') },
-        /^This type of file isn’t accepted here\. This drop accepts only audio files/, false],
-      ['429', { status: 429, body: err('rate_limited', 'Rate limit of 10 requests per second exceeded; retry in 7 s.'), headers: { 'retry-after': '7' } },
-        /^Too many uploads from your network in a short time\. Please wait 7 seconds and try again\.$/, false],
-      ['500', { status: 500, body: err('internal_error', 'Internal error. It has been logged.') }, /^Something went wrong on our side/, false],
-      ['network', { status: 0, abort: true }, /^The connection was interrupted before the upload finished/, false],
+      [
+        '400',
+        { status: 400, body: err('validation_failed', 'body/senderEmail: must match format "email"', [{ path: 'body/senderEmail', message: 'must match format "email"' }]) },
+        /^Some details are missing or invalid\. The server said: body\/senderEmail/,
+        false,
+      ],
+      [
+        '413',
+        { status: 413, body: err('file_too_large', "The file exceeds this drop's limit of 3 MB.") },
+        /^This file is too large for this drop\. The file exceeds this drop's limit of 3 MB\. Choose a smaller file\.$/,
+        false,
+      ],
+      [
+        '415',
+        { status: 415, body: err('kind_not_allowed', 'This drop accepts only audio files; this file is an image (image/png).') },
+        /^This type of file isn’t accepted here\. This drop accepts only audio files/,
+        false,
+      ],
+      [
+        '429',
+        { status: 429, body: err('rate_limited', 'Rate limit of 10 requests per second exceeded; retry in 7 s.'), headers: { 'retry-after': '7' } },
+        /^Too many uploads from your network in a short time\. Please wait 7 seconds and try again\.$/,
+        'retries',
+      ],
+      ['500', { status: 500, body: err('internal_error', 'Internal error. It has been logged.') }, /^Something went wrong on our side/, 'retries'],
+      ['network', { status: 0, abort: true }, /^The connection was interrupted before the upload finished/, 'retries'],
     ];
     const file = await png(40, 40);
     for (const [name, reply, expected, closes] of cases) {
@@ -423,6 +561,13 @@ describe('drop page /d/{slug} (browser)', () => {
       await page.click('#submit');
       await page.locator('#status.error').waitFor();
       expect([name, await text('#status')]).toEqual([name, expect.stringMatching(expected)]);
+      if (closes === 'retries') {
+        // Retried with backoff, still cancellable; cancelling ends it.
+        expect([name, await page.locator('#cancel').isVisible()]).toEqual([name, true]);
+        await page.click('#cancel');
+        await waitForText('#status', /^Upload cancelled/);
+        continue;
+      }
       expect([name, await page.locator('#submit').isDisabled()]).toEqual([name, closes]);
       expect([name, await page.locator('#closed-notice').isVisible()]).toEqual([name, closes]);
       if (name === '400') expect(await text('#senderEmail-error')).toBe('Check your email address.');
@@ -435,7 +580,7 @@ describe('drop page /d/{slug} (browser)', () => {
 
   it('answers an unknown slug, and one that cannot exist, with an HTML 404 page', async () => {
     for (const slug of ['no-such-drop-here', 'Not_A_Slug']) {
-      const res = await fetch(`${t.baseUrl}/d/${slug}`);
+      const res = await contractFetch(`${t.baseUrl}/d/${slug}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'none'/);
@@ -456,7 +601,9 @@ describe('drop page /d/{slug} (browser)', () => {
       {
         name: 'Brand assets for the spring campaign',
         description: 'Drop your logo files, product photos and mood boards here. We will get back to you within two days.',
-        allowedKinds: 'image', maxFileSizeMB: 25, requireSenderEmail: true,
+        allowedKinds: 'image',
+        maxFileSizeMB: 25,
+        requireSenderEmail: true,
       },
       // ✿ rather than a colour emoji: this machine's Chromium has no emoji font, and the screenshot is committed.
       { emoji: '✿', accentColor: '#db2777' },
@@ -482,10 +629,9 @@ describe('drop page /d/{slug} (browser)', () => {
     await expectSameLayout(sent, 'drop-page-success.png');
   });
 
-  /** Same page width as the committed reference: a layout that broke would change it. */
+  /** Pixel diff against the committed reference (re-baseline: UPDATE_SCREENSHOTS=1, see screenshot-diff.ts). */
   async function expectSameLayout(image: Buffer, reference: string): Promise<void> {
-    const [now, then] = await Promise.all([sharp(image).metadata(), sharp(join(REFERENCE, reference)).metadata()]);
-    expect(now.width).toBe(then.width);
+    expectMatchesReference(image, join(REFERENCE, reference));
   }
 
   async function expectNonTrivial(image: Buffer): Promise<void> {

@@ -5,7 +5,7 @@ import { expectError } from '../support/expect-error';
 import { TEST_DATABASE_URL } from '../support/env';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Spec part 8 and PRODUCT.md §7: idempotent job submission, per API key, 24 h. */
+/** docs/decisions.md §7: idempotent job submission, per API key, 24 h. */
 describe('idempotency', () => {
   let t: TestApp;
   let db: Client;

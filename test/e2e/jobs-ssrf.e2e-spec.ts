@@ -7,7 +7,7 @@ import { makePng } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 
 /**
- * The SSRF guard end to end (PRODUCT.md §7), through POST /v1/jobs and job webhooks. Canary
+ * The SSRF guard end to end (docs/decisions.md §7), through POST /v1/jobs and job webhooks. Canary
  * servers listen on loopback addresses that are NOT in ALLOW_PRIVATE_HOSTS (127.0.0.2 and [::1]);
  * every way of pointing the service at them must end in a refused fetch with zero connections.
  * Only 127.0.0.1 is allowed, and every server here binds loopback: nothing else is ever contacted.
@@ -22,8 +22,14 @@ import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 const FAKE_DNS: Record<string, LookupAddress[]> = {
   'v4.canary.test': [{ address: '127.0.0.2', family: 4 }],
   'v6.canary.test': [{ address: '::1', family: 6 }],
-  'mixed.canary.test': [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }],
-  'mixed6.canary.test': [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }],
+  'mixed.canary.test': [
+    { address: '127.0.0.1', family: 4 },
+    { address: '127.0.0.2', family: 4 },
+  ],
+  'mixed6.canary.test': [
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 },
+  ],
 };
 
 function installFakeDns(): () => void {
@@ -212,7 +218,9 @@ describe('SSRF guard end to end', () => {
     const pro = await t.newTenant({ plan: 'pro', credits: 100 });
     const hooks = [`${canary4.origin}/hook`, `${canary6.origin}/hook`, `http://v6.canary.test:${canary6.port}/hook`, `http://2130706434:${canary4.port}/hook`];
     for (const webhookUrl of hooks) {
-      const { response, data } = await pro.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: `${allowed.origin}/image.png` }, options: { width: 8 }, webhookUrl } });
+      const { response, data } = await pro.client.POST('/v1/jobs', {
+        body: { tool: 'image-resize', input: { url: `${allowed.origin}/image.png` }, options: { width: 8 }, webhookUrl },
+      });
       expect(response.status).toBe(202);
       expect(await waitForJob(pro.client, data!.id)).toMatchObject({ state: 'completed' });
     }

@@ -10,6 +10,7 @@ import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
 import { countingServer, type CountingServer, waitForJob } from '../support/jobs';
 import { probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
+import { contractFetch } from '../support/contract-check';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -37,10 +38,28 @@ describe('a worker killed mid-job', () => {
     await mkdir(join(dir, 'tmp'));
     // 20 s of noisy 640×480: ffmpeg needs several seconds for it, long enough to be killed mid-way.
     await run('ffmpeg', [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc2=size=640x480:rate=30:duration=20,noise=alls=30:allf=t+u',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:duration=20',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x480:rate=30:duration=20,noise=alls=30:allf=t+u',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=20',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '30',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
       join(dir, 'long.mp4'),
     ]);
     const video = await readFile(join(dir, 'long.mp4'));
@@ -95,8 +114,8 @@ describe('a worker killed mid-job', () => {
       },
     });
     const output: string[] = [];
-    child.stdout!.on('data', (d) => output.push(String(d)));
-    child.stderr!.on('data', (d) => output.push(String(d)));
+    child.stdout.on('data', (d) => output.push(String(d)));
+    child.stderr.on('data', (d) => output.push(String(d)));
     workers.push({ child, output });
     return child;
   }
@@ -132,7 +151,7 @@ describe('a worker killed mid-job', () => {
       const running = await waitForJob(tenant.client, id, 60_000, (j) => j.state === 'running' && j.progress > 0);
       expect(running.progress).toBeLessThan(90);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nworker output:\n${workers[0].output.join('')}`);
+      throw new Error(`${(err as Error).message}\nworker output:\n${workers[0].output.join('')}`, { cause: err });
     }
 
     killGroup(first, 'SIGKILL');
@@ -148,14 +167,14 @@ describe('a worker killed mid-job', () => {
     try {
       done = await waitForJob(tenant.client, id, 90_000);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nworker output:\n${workers.map((w) => w.output.join('')).join('\n---\n')}`);
+      throw new Error(`${(err as Error).message}\nworker output:\n${workers.map((w) => w.output.join('')).join('\n---\n')}`, { cause: err });
     }
     expect(done).toMatchObject({ state: 'completed', progress: 100, error: null, result: { outputFormat: 'mp4', width: 640, height: 480 } });
     expect(done.result!.duration).toBeGreaterThan(19);
 
     // The output is whole: written by the second run, downloadable from the API, decodable.
     const out = join(dir, 'out.mp4');
-    await writeFile(out, Buffer.from(await (await fetch(done.result!.downloadUrl)).arrayBuffer()));
+    await writeFile(out, Buffer.from(await (await contractFetch(done.result!.downloadUrl)).arrayBuffer()));
     const info = await probe(out);
     expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 640, height: 480 });
     expect(info.duration).toBeGreaterThan(19);
@@ -193,7 +212,10 @@ describe('a worker killed mid-job', () => {
     expect(failed).toMatchObject({ state: 'failed', result: null, error: { code: 'processing_failed', message: expect.any(String) } });
     expect(failed.finishedAt).not.toBeNull();
     const { rows } = await db.query('SELECT reason, delta FROM credit_ledger WHERE job_id = $1 ORDER BY id', [id]);
-    expect(rows).toEqual([{ reason: 'job_debit', delta: -5 }, { reason: 'job_refund', delta: 5 }]);
+    expect(rows).toEqual([
+      { reason: 'job_debit', delta: -5 },
+      { reason: 'job_refund', delta: 5 },
+    ]);
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
   }, 240_000);
 });

@@ -7,6 +7,7 @@ import type { Job } from '../../generated/types';
 import { expectError } from '../support/expect-error';
 import { makeAudio, makeJpeg, makePng, makeVideo, probe, serveFiles } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
+import { contractFetch } from '../support/contract-check';
 
 /** The four tools end to end: submit over HTTP, a worker runs them, the output is decoded. */
 describe('media jobs', () => {
@@ -51,7 +52,7 @@ describe('media jobs', () => {
     expect(data).toEqual({ id: expect.stringMatching(/^job_/), state: 'queued', statusUrl: `/v1/jobs/${data!.id}` });
     const job = await waitForJob(tenant.client, data!.id);
     expect(job).toMatchObject({ state: 'completed', progress: 100, error: null });
-    const output = Buffer.from(await (await fetch(job.result!.downloadUrl)).arrayBuffer());
+    const output = Buffer.from(await (await contractFetch(job.result!.downloadUrl)).arrayBuffer());
     expect(output.length).toBe(job.result!.outputSize);
     return { job, output };
   }
@@ -130,10 +131,12 @@ describe('media jobs', () => {
     it.each([
       ['width 0', { width: 0 }],
       ['width not an integer', { width: 'wide' }],
+      ['width as a CSS length', { width: '320px' }],
       ['neither width nor height', { maintainAspectRatio: true }],
     ])('400 validation_failed for image-resize %s', async (_l, options) => {
       const { response, error } = await post({ tool: 'image-resize', input: { url: files.url('icon.png') }, options });
       expectError(response, error, 400, 'validation_failed');
+      expect(error!.error.details!.every((d) => d.path.startsWith('body/options'))).toBe(true);
     });
 
     it('400 validation_failed for audio-compress bitrate 999k, ignores unknown option keys', async () => {
@@ -151,7 +154,7 @@ describe('media jobs', () => {
       expect(error!.error.message).toContain('video:write');
     });
 
-    it('404 for another key\'s job, even of the same account', async () => {
+    it("404 for another key's job, even of the same account", async () => {
       const { data } = await post({ tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 5 } });
       const other = await t.newKey(tenant.account.id);
       const res = await other.client.GET('/v1/jobs/{id}', { params: { path: { id: data!.id } } });
@@ -167,10 +170,17 @@ describe('media jobs', () => {
     });
   });
 
-  it('lists this key\'s jobs newest first, filtered by state and tool', async () => {
-    const { data } = await tenant.client.GET('/v1/jobs', { params: { query: { tool: 'audio-compress', state: 'completed' } } });
-    expect(data!.jobs.length).toBeGreaterThanOrEqual(1);
-    expect(data!.jobs.every((j) => j.tool === 'audio-compress' && j.state === 'completed')).toBe(true);
+  it("lists this key's jobs newest first, filtered by state and tool", async () => {
+    // Its own jobs (it runs alone with -t, and in any order): one completed resize, one failed convert.
+    const { job: resized } = await runJob({ tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 8 } });
+    const failed = (await tenant.client.POST('/v1/jobs', { body: { tool: 'image-convert', input: { url: files.url('notes.txt') }, options: { format: 'png' } } as any })).data!;
+    expect((await waitForJob(tenant.client, failed.id)).state).toBe('failed');
+    const { data } = await tenant.client.GET('/v1/jobs', { params: { query: { tool: 'image-resize', state: 'completed' } } });
+    expect(data!.jobs.map((j) => j.id)).toContain(resized.id);
+    expect(data!.jobs.every((j) => j.tool === 'image-resize' && j.state === 'completed')).toBe(true);
+    const failedOnly = (await tenant.client.GET('/v1/jobs', { params: { query: { state: 'failed' } } })).data!.jobs;
+    expect(failedOnly.map((j) => j.id)).toContain(failed.id);
+    expect(failedOnly.map((j) => j.id)).not.toContain(resized.id);
     const all = (await tenant.client.GET('/v1/jobs', { params: { query: { limit: 100 } } })).data!.jobs;
     const times = all.map((j) => j.createdAt);
     expect([...times].sort().reverse()).toEqual(times);

@@ -1,9 +1,11 @@
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { contractFetch } from '../support/contract-check';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** PRODUCT.md §1 and §10: probes, the contract at /openapi.*, the docs, metrics, request ids. */
+/** docs/decisions.md §1 and §10: probes, the contract at /openapi.*, the docs, metrics, request ids. */
+// /openapi.*, /docs and /metrics are not operations of the contract: plain fetch for those.
 describe('operations endpoints', () => {
   let t: TestApp;
 
@@ -13,8 +15,8 @@ describe('operations endpoints', () => {
   afterAll(() => t.close());
 
   it('/healthz and /readyz answer without a key', async () => {
-    expect(await (await fetch(`${t.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
-    expect(await (await fetch(`${t.baseUrl}/readyz`)).json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    expect(await (await contractFetch(`${t.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await contractFetch(`${t.baseUrl}/readyz`)).json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
   });
 
   it('serves the hand-written contract as YAML and JSON, the same document', async () => {
@@ -34,6 +36,23 @@ describe('operations endpoints', () => {
     expect(Object.keys(served.paths)).toContain('/v1/drops/{slug}/submissions');
   });
 
+  it("/docs: this deployment's PUBLIC_BASE_URL as server, curl and TypeScript samples per operation, the webhooks", async () => {
+    const served = await (await fetch(`${t.baseUrl}/docs/openapi.json`)).json();
+    expect(served.servers).toEqual([{ url: t.baseUrl, description: 'This deployment' }]);
+    const createJob = served.paths['/v1/jobs'].post;
+    const [curl, ts] = createJob['x-codeSamples'];
+    expect(curl).toMatchObject({ lang: 'Shell', source: expect.stringContaining(`curl -s -X POST '${t.baseUrl}/v1/jobs'`) });
+    expect(curl.source).toContain('Authorization: Bearer $DROPLINE_API_KEY');
+    expect(ts).toMatchObject({ lang: 'TypeScript', source: expect.stringContaining("client.POST('/v1/jobs', { body: {") });
+    expect(served.paths['/v1/drops/{slug}'].get['x-codeSamples'][0].source).toContain(`${t.baseUrl}/v1/drops/launch-assets`);
+    expect(served.paths['/healthz'].get['x-codeSamples'][0].source).not.toContain('Authorization');
+    expect(Object.keys(served['x-webhooks'])).toEqual(['submission.created', 'submission.processed', 'job.completed', 'job.failed']);
+    expect(createJob.callbacks.webhookEvents).toBeDefined();
+    for (const tool of ['ImageResizeJobCreate', 'ImageConvertJobCreate', 'VideoConvertJobCreate', 'AudioCompressJobCreate']) {
+      expect(served.components.schemas[tool].example.tool).toBe(served.components.schemas[tool].properties.tool.enum[0]);
+    }
+  });
+
   it('/metrics exposes Prometheus metrics with per-route timings', async () => {
     await fetch(`${t.baseUrl}/healthz`);
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
@@ -41,10 +60,10 @@ describe('operations endpoints', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"/);
   });
 
-  it('echoes a caller\'s X-Request-Id and makes one up otherwise', async () => {
-    const given = await fetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'trace-abc.123' } });
+  it("echoes a caller's X-Request-Id and makes one up otherwise", async () => {
+    const given = await contractFetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'trace-abc.123' } });
     expect(given.headers.get('x-request-id')).toBe('trace-abc.123');
-    const made = await fetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    const made = await contractFetch(`${t.baseUrl}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

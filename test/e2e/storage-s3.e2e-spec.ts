@@ -8,6 +8,7 @@ import { DownloadUrlSigner } from '../../src/storage/download-url-signer';
 import { S3StorageDriver } from '../../src/storage/s3-storage.driver';
 import { STORAGE, type StorageDriver } from '../../src/storage/storage.driver';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { contractFetch } from '../support/contract-check';
 
 interface S3rverServer {
   run(): Promise<AddressInfo>;
@@ -56,7 +57,7 @@ describe('STORAGE_DRIVER=s3', () => {
 
     // Even a correctly signed local-style URL finds nothing: with S3 the app serves no files.
     const local = new URL(t.app.get(DownloadUrlSigner).url(key, 'b.txt', 60));
-    const here = await fetch(`${t.baseUrl}${local.pathname}${local.search}`);
+    const here = await contractFetch(`${t.baseUrl}${local.pathname}${local.search}`);
     expect(here.status).toBe(404);
     expect((await here.json()).error.code).toBe('not_found');
   });

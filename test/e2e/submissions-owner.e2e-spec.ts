@@ -4,8 +4,9 @@ import { STORAGE } from '../../src/storage/storage.driver';
 import { expectError } from '../support/expect-error';
 import { form, png, removeDir, storedFiles, submit, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { contractFetch } from '../support/contract-check';
 
-/** The owner's side of submissions (PRODUCT.md §5–6, spec 4.1): list, read, flag, delete, download, cascade. */
+/** The owner's side of submissions (docs/decisions.md §5–6): list, read, flag, delete, download, cascade. */
 describe('submissions (owner API)', () => {
   let t: TestApp;
   let dir: string;
@@ -39,11 +40,9 @@ describe('submissions (owner API)', () => {
   };
   const path = (slug: string, id: string) => ({ params: { path: { slug, id } } });
   const get = (slug: string, id: string, tenant = owner) => tenant.client.GET('/v1/drops/{slug}/submissions/{id}', path(slug, id));
-  const patch = (slug: string, id: string, body: Record<string, unknown>) =>
-    owner.client.PATCH('/v1/drops/{slug}/submissions/{id}', { ...path(slug, id), body: body as any });
+  const patch = (slug: string, id: string, body: Record<string, unknown>) => owner.client.PATCH('/v1/drops/{slug}/submissions/{id}', { ...path(slug, id), body: body as any });
   const dropOf = async (slug: string) => (await owner.client.GET('/v1/drops/{slug}', { params: { path: { slug } } })).data!.drop;
-  const storageKeyOf = async (id: string): Promise<string> =>
-    (await db.query('SELECT storage_key FROM submissions WHERE id = $1', [id]))[0].storage_key;
+  const storageKeyOf = async (id: string): Promise<string> => (await db.query('SELECT storage_key FROM submissions WHERE id = $1', [id]))[0].storage_key;
   const fileExists = async (key: string) => (await storedFiles(dir)).includes(storage.pathOf(key).slice(dir.length + 1));
 
   describe('list', () => {
@@ -83,7 +82,7 @@ describe('submissions (owner API)', () => {
       await patch(slug, ids[1], { isRead: true, isStarred: true });
       await patch(slug, ids[2], { isArchived: true });
       const query = async (qs: string) => {
-        const res = await fetch(`${t.baseUrl}/v1/drops/${slug}/submissions?${qs}`, { headers: { authorization: `Bearer ${owner.token}` } });
+        const res = await contractFetch(`${t.baseUrl}/v1/drops/${slug}/submissions?${qs}`, { headers: { authorization: `Bearer ${owner.token}` } });
         expect(res.status).toBe(200);
         return ((await res.json()).submissions as { id: string }[]).map((s) => s.id);
       };
@@ -98,14 +97,8 @@ describe('submissions (owner API)', () => {
       expect(data!.submissions.map((s) => s.id)).toEqual([ids[4], ids[3], ids[0]]);
     });
 
-    it.each([
-      ['limit=0'],
-      ['limit=101'],
-      ['limit=abc'],
-      ['isRead=maybe'],
-      ['cursor=not-a-cursor'],
-    ])('400 validation_failed for %s', async (qs) => {
-      const res = await fetch(`${t.baseUrl}/v1/drops/${slug}/submissions?${qs}`, { headers: { authorization: `Bearer ${owner.token}` } });
+    it.each([['limit=0'], ['limit=101'], ['limit=abc'], ['isRead=maybe'], ['cursor=not-a-cursor']])('400 validation_failed for %s', async (qs) => {
+      const res = await contractFetch(`${t.baseUrl}/v1/drops/${slug}/submissions?${qs}`, { headers: { authorization: `Bearer ${owner.token}` } });
       expectError(res, await res.json(), 400, 'validation_failed');
     });
 
@@ -187,7 +180,7 @@ describe('submissions (owner API)', () => {
     });
 
     it('415 for a body that is not JSON; 404 for an unknown id', async () => {
-      const res = await fetch(`${t.baseUrl}/v1/drops/${slug}/submissions/${id}`, {
+      const res = await contractFetch(`${t.baseUrl}/v1/drops/${slug}/submissions/${id}`, {
         method: 'PATCH',
         headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'text/plain' },
         body: 'isRead=true',
@@ -265,14 +258,12 @@ describe('submissions (owner API)', () => {
       expect(expires - Date.now() / 1000).toBeGreaterThan(3590);
       expect(expires - Date.now() / 1000).toBeLessThanOrEqual(3600);
 
-      const file = await fetch(data!.url);
+      const file = await contractFetch(data!.url);
       expect(file.status).toBe(200);
       expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
-      expect(file.headers.get('content-disposition')).toBe(
-        `attachment; filename="Bericht _ber Q3 (final).pdf"; filename*=UTF-8''Bericht%20%C3%BCber%20Q3%20%28final%29.pdf`,
-      );
+      expect(file.headers.get('content-disposition')).toBe(`attachment; filename="Bericht _ber Q3 (final).pdf"; filename*=UTF-8''Bericht%20%C3%BCber%20Q3%20%28final%29.pdf`);
       // Ranges work on it too.
-      const part = await fetch(data!.url, { headers: { range: 'bytes=0-8' } });
+      const part = await contractFetch(data!.url, { headers: { range: 'bytes=0-8' } });
       expect(part.status).toBe(206);
       expect(Buffer.from(await part.arrayBuffer()).toString()).toBe('%PDF-1.4\n');
     });
@@ -292,9 +283,9 @@ describe('submissions (owner API)', () => {
 
       const other = await upload(slug, 'short-lived', 'short.txt');
       const { data } = await owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', path(slug, other));
-      expect((await fetch(data!.url)).status).toBe(200);
+      expect((await contractFetch(data!.url)).status).toBe(200);
       await owner.client.DELETE('/v1/drops/{slug}/submissions/{id}', path(slug, other));
-      const after = await fetch(data!.url);
+      const after = await contractFetch(data!.url);
       expectError(after, await after.json(), 404, 'not_found');
     });
   });

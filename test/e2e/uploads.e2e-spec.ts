@@ -7,8 +7,9 @@ import { type Answer, MiB, postForm, storedFiles, streamedForm } from '../suppor
 import { waitForJob } from '../support/jobs';
 import { makeAudio, makeJpeg, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
+import { contractFetch } from '../support/contract-check';
 
-/** POST /v1/uploads (PRODUCT.md §8) and jobs that take their input from an upload (`input.fileId`). */
+/** POST /v1/uploads (docs/decisions.md §8) and jobs that take their input from an upload (`input.fileId`). */
 describe('uploads', () => {
   let t: TestApp;
   let dir: string;
@@ -84,13 +85,13 @@ describe('uploads', () => {
 
     const imageJob = await waitForJob(otherKey.client, a.data!.id);
     expect(imageJob).toMatchObject({ state: 'completed', progress: 100, result: { outputFormat: 'jpeg', width: 200, height: 150 } });
-    const out = Buffer.from(await (await fetch(imageJob.result!.downloadUrl)).arrayBuffer());
+    const out = Buffer.from(await (await contractFetch(imageJob.result!.downloadUrl)).arrayBuffer());
     expect(await sharp(out).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 150 });
 
     const audioJob = await waitForJob(tenant.client, b.data!.id);
     expect(audioJob).toMatchObject({ state: 'completed', result: { outputFormat: 'mp3', bitrate: '96k' } });
     const mp3 = join(dir, 'out.mp3');
-    await writeFile(mp3, Buffer.from(await (await fetch(audioJob.result!.downloadUrl)).arrayBuffer()));
+    await writeFile(mp3, Buffer.from(await (await contractFetch(audioJob.result!.downloadUrl)).arrayBuffer()));
     const info = await probe(mp3);
     expect(info.format).toBe('mp3');
     expect(info.duration).toBeGreaterThan(1.5);
@@ -105,6 +106,24 @@ describe('uploads', () => {
       expectError(response, error, 400, 'validation_failed');
     }
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
+  });
+
+  it('400 unsupported_input at once for an upload of another kind than the tool takes: no job, no charge', async () => {
+    const audio = await upload(wav, 'tone.wav');
+    const image = await upload(jpeg, 'photo.jpg');
+    const before = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
+    const jobsBefore = (await tenant.client.GET('/v1/jobs')).data!.jobs.length;
+    for (const body of [
+      { tool: 'image-resize' as const, input: { fileId: audio.id }, options: { width: 10 } },
+      { tool: 'audio-compress' as const, input: { fileId: image.id } },
+      { tool: 'video-convert' as const, input: { fileId: audio.id } },
+    ]) {
+      const { response, error } = await tenant.client.POST('/v1/jobs', { body });
+      expectError(response, error, 400, 'unsupported_input');
+      expect(error!.error.message).toContain(body.input.fileId);
+    }
+    expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
+    expect((await tenant.client.GET('/v1/jobs')).data!.jobs).toHaveLength(jobsBefore);
   });
 
   it('403 insufficient_scope without uploads:write, and nothing is stored', async () => {
@@ -126,11 +145,9 @@ describe('uploads', () => {
       const before = await storedFiles(join(dir, 'files'));
       const { body, contentType } = streamedForm({ fileName: 'big.bin', size: 26 * MiB });
       const res = await post(free.token, { body: body as any, duplex: 'half', headers: { 'content-type': contentType } });
-      // The server answers without reading the rest: the client sees the 413 or, rarely, a reset.
-      if (res.status !== null) {
-        expectError({ status: res.status }, res.body, 413, 'file_too_large');
-        expect(res.body.error.message).toContain('25 MB');
-      }
+      // The server answers without storing the rest, and reads it away (lingering close) so the 413 arrives.
+      expectError({ status: res.status! }, res.body, 413, 'file_too_large');
+      expect(res.body.error.message).toContain('25 MB');
       expect(await storedFiles(join(dir, 'files'))).toEqual(before);
     });
 
@@ -138,7 +155,7 @@ describe('uploads', () => {
       const before = await storedFiles(join(dir, 'files'));
       const { body, contentType, totalBytes } = streamedForm({ fileName: 'big.bin', size: 26 * MiB });
       const res = await post(free.token, { body: body as any, duplex: 'half', headers: { 'content-type': contentType, 'content-length': String(totalBytes) } });
-      if (res.status !== null) expectError({ status: res.status }, res.body, 413, 'file_too_large');
+      expectError({ status: res.status! }, res.body, 413, 'file_too_large');
       expect(await storedFiles(join(dir, 'files'))).toEqual(before);
     });
 

@@ -70,8 +70,27 @@ describe('fault: SIGTERM the API and the worker under load', () => {
     // A 10 s 720p clip from ffmpeg's lavfi sources: a conversion takes seconds, not milliseconds.
     const clipPath = join(dir, 'clip.mp4');
     await run(process.env.FFMPEG_PATH ?? 'ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clipPath,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=25:duration=10',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=10',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      clipPath,
     ]);
     clip = await readFile(clipPath);
     files = await serveFiles({ 'photo.jpg': await makeJpeg(400, 300) });
@@ -103,11 +122,14 @@ describe('fault: SIGTERM the API and the worker under load', () => {
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       STORAGE_DIR: join(dir, 'storage'),
-      SIGNING_SECRET: 'fault-tests-signing-secret',
+      SIGNING_SECRET: 'fault-tests-signing-secret-0123456789',
       ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       WORKER_IN_PROCESS: 'false',
       WORKER_LOCK_DURATION_MS: '4000',
       WORKER_STALLED_INTERVAL_MS: '2000',
+      // This suite is about the drain: a video job running at SIGTERM finishes before the worker
+      // exits, however slow the machine. (Default 10 s: a longer job is left to BullMQ's stall retry.)
+      SHUTDOWN_TIMEOUT_S: '120',
     };
     db = new Client({ connectionString: database.url });
     await db.connect();
@@ -223,10 +245,11 @@ describe('fault: SIGTERM the API and the worker under load', () => {
     await waitUntil(
       'a video job just started',
       async () =>
-        (await db.query(
-          `SELECT 1 FROM jobs WHERE account_id = $1 AND tool = 'video-convert' AND state = 'running' AND started_at > now() - interval '500 milliseconds'`,
-          [tenant.account.id],
-        )).rowCount,
+        (
+          await db.query(`SELECT 1 FROM jobs WHERE account_id = $1 AND tool = 'video-convert' AND state = 'running' AND started_at > now() - interval '500 milliseconds'`, [
+            tenant.account.id,
+          ])
+        ).rowCount,
       180_000,
       50,
     );
@@ -245,10 +268,10 @@ describe('fault: SIGTERM the API and the worker under load', () => {
     expect(afterWorker.running ?? 0).toBe(0);
     expect(ofRunning.every((r) => r.state === 'completed' || r.state === 'queued')).toBe(true);
     // A worker told to stop takes no new job (it would only fail it for want of what is closing).
-    const startedWhileStopping = await db.query(
-      `SELECT id, state FROM jobs WHERE account_id = $1 AND started_at > to_timestamp($2 / 1000.0)`,
-      [tenant.account.id, workerTermAt + 500],
-    );
+    const startedWhileStopping = await db.query(`SELECT id, state FROM jobs WHERE account_id = $1 AND started_at > to_timestamp($2 / 1000.0)`, [
+      tenant.account.id,
+      workerTermAt + 500,
+    ]);
     expect(startedWhileStopping.rows).toEqual([]);
 
     // 3. A new worker completes everything, each job in one attempt.

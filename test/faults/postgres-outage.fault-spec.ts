@@ -7,6 +7,7 @@ import {
   apiCall,
   type ApiProcess,
   createTenant,
+  faultDatabaseName,
   type FaultTenant,
   freshDatabase,
   killAll,
@@ -35,7 +36,7 @@ describe('fault: Postgres outage', () => {
 
   beforeAll(async () => {
     pg = await startPrivatePostgres();
-    const database = await freshDatabase(pg.url('dropline_faults_pg_outage'));
+    const database = await freshDatabase(pg.url(faultDatabaseName('pg_outage')));
     redis = await startPrivateRedis();
     storageDir = await mkdtemp(join(tmpdir(), 'dropline-faults-pg-'));
     api = await startApi({

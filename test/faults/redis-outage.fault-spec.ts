@@ -88,11 +88,7 @@ describe('fault: Redis outage while clients submit jobs', () => {
     const restartedAt = Date.now();
     phase = 'after';
     // Recovery without any restart: the clients keep going until 202s come back, and some more.
-    const firstAccepted = await waitUntil(
-      'a 202 after Redis is back',
-      () => answers.find((a) => a.phase === 'after' && a.startedAt >= restartedAt && a.status === 202),
-      30_000,
-    );
+    const firstAccepted = await waitUntil('a 202 after Redis is back', () => answers.find((a) => a.phase === 'after' && a.startedAt >= restartedAt && a.status === 202), 30_000);
     await sleep(4000);
     running = false;
     await Promise.all(clients);
@@ -107,10 +103,7 @@ describe('fault: Redis outage while clients submit jobs', () => {
 
     // Clean answers only: accepted, or refused with the envelope. No 500 of another kind, no reset.
     const unclean = answers.filter(
-      (a) =>
-        !(a.status === 202 ||
-          (a.status === 500 && a.body?.error?.code === 'enqueue_failed') ||
-          (a.status === 503 && a.body?.error?.code === 'unavailable')),
+      (a) => !(a.status === 202 || (a.status === 500 && a.body?.error?.code === 'enqueue_failed') || (a.status === 503 && a.body?.error?.code === 'unavailable')),
     );
     expect(unclean.map((a) => `${a.phase} ${a.status ?? a.error} ${JSON.stringify(a.body)}`)).toEqual([]);
     for (const a of answers.filter((x) => x.status !== 202)) {

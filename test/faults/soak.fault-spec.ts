@@ -132,7 +132,7 @@ describe(`fault: ${SOAK_SECONDS} s soak of mixed traffic`, () => {
         for (;;) {
           await sleep(100);
           const got = await call('getJob', api_('GET', `/v1/jobs/${accepted.body.id}`));
-          if (got.status !== 200 || got.body.job.state !== 'queued' && got.body.job.state !== 'running') {
+          if (got.status !== 200 || (got.body.job.state !== 'queued' && got.body.job.state !== 'running')) {
             if (got.body?.job?.result?.downloadUrl) await call('jobResult', rawRequest(got.body.job.result.downloadUrl, { timeoutMs: 30_000 }));
             break;
           }
@@ -202,8 +202,12 @@ describe(`fault: ${SOAK_SECONDS} s soak of mixed traffic`, () => {
     console.log(
       `soak: RSS (MiB) at start ${f(rss[0].kib / 1024)}; after the ${WARMUP_SECONDS} s warm-up, post-GC medians: first third ${f(first)}, last third ${f(last)}, ` +
         `growth ${f(last - first)} (limit ${RSS_GROWTH_MIB}); without forced GC: median ${f(median(raw))}, max ${f(Math.max(...raw))}; ` +
-        `post-GC samples: ${thin(rss.filter((x) => x.afterGc)).map((x) => `${Math.round(x.t)}s:${f(x.kib / 1024)}`).join(' ')}; ` +
-        `RSS/heap/external: ${thin(rss.filter((x) => x.heapMiB !== undefined)).map((x) => `${Math.round(x.t)}s:${f(x.kib / 1024)}/${x.heapMiB!.toFixed(0)}/${x.externalMiB!.toFixed(0)}`).join(' ')}`,
+        `post-GC samples: ${thin(rss.filter((x) => x.afterGc))
+          .map((x) => `${Math.round(x.t)}s:${f(x.kib / 1024)}`)
+          .join(' ')}; ` +
+        `RSS/heap/external: ${thin(rss.filter((x) => x.heapMiB !== undefined))
+          .map((x) => `${Math.round(x.t)}s:${f(x.kib / 1024)}/${x.heapMiB!.toFixed(0)}/${x.externalMiB!.toFixed(0)}`)
+          .join(' ')}`,
     );
     expect(third).toBeGreaterThanOrEqual(3);
     expect(last - first).toBeLessThan(RSS_GROWTH_MIB);

@@ -107,7 +107,9 @@ describe('fault: worker killed with SIGKILL mid-queue', () => {
     const { rows } = await db.query(`SELECT id, state FROM jobs WHERE id = ANY($1)`, [runningAtKill]);
     expect(rows.every((r) => r.state === 'completed')).toBe(true);
     expect(await ledgerProblems(db, tenant.account.id, CREDITS)).toEqual([]);
-    const debits = await db.query(`SELECT count(*)::int AS n, COUNT(DISTINCT job_id)::int AS jobs FROM credit_ledger WHERE account_id = $1 AND reason = 'job_debit'`, [tenant.account.id]);
+    const debits = await db.query(`SELECT count(*)::int AS n, COUNT(DISTINCT job_id)::int AS jobs FROM credit_ledger WHERE account_id = $1 AND reason = 'job_debit'`, [
+      tenant.account.id,
+    ]);
     expect(debits.rows[0]).toEqual({ n: JOBS, jobs: JOBS });
     const refunds = await db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'job_refund'`, [tenant.account.id]);
     expect(refunds.rows[0].n).toBe(0);

@@ -1,5 +1,7 @@
-/** Asserts the error envelope of spec part 7: status, code, a message, optional details, no stack trace. */
-export function expectError(res: { status: number }, body: unknown, status: number, code: string): void {
+import type { ErrorCode } from '../../generated/types';
+
+/** Asserts the error envelope of docs/decisions.md §4: status, code, a message, optional details, no stack trace. */
+export function expectError(res: { status: number }, body: unknown, status: number, code: ErrorCode): void {
   expect(res.status).toBe(status);
   expect(body).toMatchObject({ error: { code, message: expect.any(String) } });
   const keys = Object.keys((body as { error: object }).error).sort();

@@ -39,7 +39,7 @@ export async function createFaultStack(name: string, files: Record<string, Buffe
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       STORAGE_DIR: storageDir,
-      SIGNING_SECRET: 'fault-tests-signing-secret',
+      SIGNING_SECRET: 'fault-tests-signing-secret-0123456789',
       ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       ...extra,
     }),

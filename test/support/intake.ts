@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
+import { assertContract } from './contract-check';
 import type { Tenant, TestApp } from './test-app';
 
 /** Helpers for the public intake suites: real files, real multipart, and a look at STORAGE_DIR. */
@@ -23,7 +24,9 @@ export function removeDir(dir: string | undefined): Promise<void> {
 
 /** A real PNG, decoded and encoded by sharp. */
 export function png(width = 16, height = 12): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .png()
+    .toBuffer();
 }
 
 /**
@@ -72,19 +75,23 @@ export function send(t: TestApp, slug: string, init: RequestInit & { duplex?: 'h
 /** POSTs a (multipart) body and decodes the answer; a cut connection is `status: null`, never thrown. */
 export async function postForm(url: string, init: RequestInit & { duplex?: 'half' }): Promise<Answer> {
   const started = Date.now();
+  let res: Response;
+  let text: string;
   try {
-    const res = await fetch(url, { method: 'POST', ...init });
-    const text = await res.text();
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body, headers: res.headers, ms: Date.now() - started };
+    res = await fetch(url, { method: 'POST', ...init });
+    text = await res.text();
   } catch (error) {
     return { status: null, body: undefined, error, ms: Date.now() - started };
   }
+  // An answer that came is checked against the contract (a ContractViolation fails the test).
+  assertContract(init.method ?? 'POST', url, { status: res.status, headers: res.headers, text });
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body, headers: res.headers, ms: Date.now() - started };
 }
 
 /**
@@ -92,10 +99,16 @@ export async function postForm(url: string, init: RequestInit & { duplex?: 'half
  * copies every chunk of a stream body into a new buffer, which inflates this process's RSS by
  * about the size of the upload, hiding what the server itself holds).
  */
-export function sendStream(t: TestApp, slug: string, body: Readable, contentType: string): Promise<Answer> {
-  const started = Date.now();
+export async function sendStream(t: TestApp, slug: string, body: Readable, contentType: string): Promise<Answer> {
   const url = new URL(`${t.baseUrl}/v1/public/drops/${slug}/submissions`);
-  return new Promise<Answer>((resolve) => {
+  const answer = await streamRequest(url, body, contentType);
+  if (answer.status !== null) assertContract('POST', url.href, { status: answer.status, headers: answer.nodeHeaders, text: answer.text });
+  return { status: answer.status, body: answer.body, error: answer.error, ms: answer.ms };
+}
+
+function streamRequest(url: URL, body: Readable, contentType: string): Promise<Answer & { nodeHeaders: Record<string, string | string[] | undefined>; text?: string }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': contentType } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -107,11 +120,11 @@ export function sendStream(t: TestApp, slug: string, body: Readable, contentType
         } catch {
           /* not JSON */
         }
-        resolve({ status: res.statusCode ?? null, body: parsed, ms: Date.now() - started });
+        resolve({ status: res.statusCode ?? null, body: parsed, nodeHeaders: res.headers, text, ms: Date.now() - started });
       });
-      res.on('error', (error) => resolve({ status: null, body: undefined, error, ms: Date.now() - started }));
+      res.on('error', (error) => resolve({ status: null, body: undefined, nodeHeaders: {}, error, ms: Date.now() - started }));
     });
-    req.on('error', (error) => resolve({ status: null, body: undefined, error, ms: Date.now() - started }));
+    req.on('error', (error) => resolve({ status: null, body: undefined, nodeHeaders: {}, error, ms: Date.now() - started }));
     pipeline(body, req).catch(() => undefined); // a refused upload ends in 'error' above or an answer
   });
 }
@@ -124,14 +137,12 @@ export function submit(t: TestApp, slug: string, fd: FormData): Promise<Answer> 
  * A multipart body produced on the fly, never held in memory: the fields, then a `file` part
  * whose `size` bytes come from `chunks` (a pseudo-random 64 KiB block repeated, after `head`).
  */
-export function streamedForm(opts: {
-  fields?: Record<string, string>;
-  fileName: string;
-  fileType?: string;
-  size: number;
-  head?: Buffer;
-  chunkSize?: number;
-}): { body: Readable; contentType: string; totalBytes: number; produced: () => number } {
+export function streamedForm(opts: { fields?: Record<string, string>; fileName: string; fileType?: string; size: number; head?: Buffer; chunkSize?: number }): {
+  body: Readable;
+  contentType: string;
+  totalBytes: number;
+  produced: () => number;
+} {
   const boundary = `----dropline${randomBytes(8).toString('hex')}`;
   let preamble = '';
   for (const [k, v] of Object.entries(opts.fields ?? {})) {
@@ -144,7 +155,7 @@ export function streamedForm(opts: {
   const block = randomBytes(opts.chunkSize ?? 64 * 1024);
   const size = opts.size;
   let sent = 0;
-  async function* generate(): AsyncGenerator<Buffer> {
+  function* generate(): Generator<Buffer> {
     yield Buffer.from(preamble);
     if (head.length > 0) {
       yield head.subarray(0, Math.min(head.length, size));

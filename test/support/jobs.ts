@@ -1,8 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Client } from 'pg';
 import type { DroplineClient } from '../../generated/client';
 import type { Job } from '../../generated/types';
-import { TEST_DATABASE_URL } from './env';
 
 /** Helpers for the media-job suites: polling, loopback servers that count hits, queue exclusivity. */
 
@@ -81,4 +79,3 @@ export async function countingServer(
   state.origin = `http://${host.includes(':') ? `[${host}]` : host}:${state.port}`;
   return state;
 }
-

@@ -11,7 +11,9 @@ const FFPROBE = process.env.FFPROBE_PATH ?? 'ffprobe';
 /** A JPEG of the given size (the sharp benchmark's 2725×2225 by default), made here, not downloaded. */
 export function makeJpeg(width = 2725, height = 2225): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } })
-    .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="orange"/></svg>`) }])
+    .composite([
+      { input: Buffer.from(`<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="orange"/></svg>`) },
+    ])
     .jpeg({ quality: 85 })
     .toBuffer();
 }
@@ -39,12 +41,36 @@ export function pngBomb(width: number, height: number): Buffer {
 }
 
 export function makePng(width = 64, height = 48): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } })
+    .png()
+    .toBuffer();
 }
 
 /** A short video (testsrc + sine) from ffmpeg's lavfi sources. */
 export async function makeVideo(path: string, seconds = 2): Promise<void> {
-  await run(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=160x120:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path]);
+  await run(FFMPEG, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=160x120:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    path,
+  ]);
 }
 
 export async function makeAudio(path: string, seconds = 3): Promise<void> {
@@ -66,7 +92,9 @@ export async function probe(path: string): Promise<ProbeInfo> {
 }
 
 /** Serves fixed files over HTTP on 127.0.0.1 (an allowed private host in these tests). */
-export async function serveFiles(files: Record<string, Buffer>): Promise<{ url: (name: string) => string; hits: Record<string, number>; close: () => Promise<void>; server: Server }> {
+export async function serveFiles(
+  files: Record<string, Buffer>,
+): Promise<{ url: (name: string) => string; hits: Record<string, number>; close: () => Promise<void>; server: Server }> {
   const hits: Record<string, number> = {};
   const server = createServer((req, res) => {
     const name = (req.url ?? '/').slice(1);

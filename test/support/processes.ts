@@ -8,12 +8,17 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { fetch, WebSocket } from 'undici';
 import { Account } from '../../src/accounts/account.entity';
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { CreditLedgerRepository } from '../../src/credits/credit-ledger.repository';
+import { Transactions } from '../../src/database/transactions';
 import { ApiKey } from '../../src/auth/api-key.entity';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { Clock } from '../../src/common/clock';
 import { SCOPES } from '../../src/auth/scopes';
 import { dataSourceOptions, migrate } from '../../src/database/data-source';
-import { TEST_DATABASE_URL } from './env';
+import { TEST_DATABASE_URL, TEST_RUN_ID } from './env';
 import { freePort } from './test-app';
 
 /**
@@ -59,7 +64,7 @@ export function baseEnv(): Record<string, string> {
   return Object.fromEntries(keep.filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
 }
 
-function spawnService(kind: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
+export function spawnService(kind: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
   const logFile = join(LOG_DIR, `${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.log`);
   const fd = openSync(logFile, 'a');
   const entry = kind === 'api' ? 'src/main.ts' : 'src/worker.ts';
@@ -78,7 +83,13 @@ function spawnService(kind: 'api' | 'worker', env: Record<string, string>, nodeA
       done({ code, signal });
     });
   });
-  const tail = (lines = 40) => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-lines - 1).join('\n') : '');
+  const tail = (lines = 40) =>
+    existsSync(logFile)
+      ? readFileSync(logFile, 'utf8')
+          .split('\n')
+          .slice(-lines - 1)
+          .join('\n')
+      : '';
   return {
     kind,
     pid: child.pid!,
@@ -106,13 +117,17 @@ export async function startApi(env: Record<string, string>, options: { timeoutMs
   const timeoutMs = options.timeoutMs ?? 60_000;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const proc = spawnService('api', {
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: baseUrl,
-    ...env,
-    PORT: String(port),
-  }, options.nodeArgs);
+  const proc = spawnService(
+    'api',
+    {
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: baseUrl,
+      ...env,
+      PORT: String(port),
+    },
+    options.nodeArgs,
+  );
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!proc.isAlive()) throw new Error(`API exited during startup:\n${proc.tail()}`);
@@ -140,10 +155,13 @@ export async function startWorker(env: Record<string, string>, timeoutMs = 60_00
 
 /** SIGKILLs every process this file spawned that is still running (afterAll, whatever happened). */
 export async function killAll(): Promise<void> {
-  const waits = [...alive].map((child) => new Promise<void>((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  }));
+  const waits = [...alive].map(
+    (child) =>
+      new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGKILL');
+      }),
+  );
   await Promise.all(waits);
 }
 
@@ -246,9 +264,20 @@ export function apiCall(baseUrl: string, token: string | undefined, method: stri
 }
 
 /** The URL of a fault test's own database on the machine's Postgres (the e2e one's server). */
+/**
+ * A fault test's database: the run's test database name plus the run id and the test's name
+ * (`<db>_<run id>_<name>`), so a neighbour's run never drops or reuses it.
+ */
+export function faultDatabaseName(name: string): string {
+  const base = decodeURIComponent(new URL(TEST_DATABASE_URL).pathname.slice(1));
+  const full = `${base}_${TEST_RUN_ID}_${name}`;
+  if (full.length > 63) throw new Error(`fault database name ${full} is longer than Postgres's 63 bytes`);
+  return full;
+}
+
 export function faultDatabaseUrl(name: string): string {
   const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/dropline_faults_${name}`;
+  url.pathname = `/${faultDatabaseName(name)}`;
   return url.toString();
 }
 
@@ -261,7 +290,8 @@ export async function freshDatabase(url: string): Promise<{ url: string; drop: (
 
 async function dropDatabase(url: string): Promise<void> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  if (!/^dropline_faults_/.test(name)) throw new Error(`refusing to drop ${name}: fault tests own only dropline_faults_* databases`);
+  const own = `${decodeURIComponent(new URL(TEST_DATABASE_URL).pathname.slice(1))}_${TEST_RUN_ID}_`;
+  if (!name.startsWith(own)) throw new Error(`refusing to drop ${name}: this run owns only ${own}* databases`);
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
@@ -284,8 +314,11 @@ export async function createTenant(databaseUrl: string, options: { plan?: Accoun
   const ds = new DataSource(dataSourceOptions(databaseUrl));
   await ds.initialize();
   try {
-    const account = await new AccountsService(ds.getRepository(Account)).create(options.plan ?? 'bench', options.credits ?? 1000);
-    const { key, token } = await new ApiKeysService(ds.getRepository(ApiKey)).create({ accountId: account.id, scopes: [...SCOPES] });
+    const account = await new AccountsService(new AccountsRepository(ds.getRepository(Account)), new CreditLedgerRepository(ds), new Transactions(ds), new Clock()).create(
+      options.plan ?? 'bench',
+      options.credits ?? 1000,
+    );
+    const { key, token } = await new ApiKeysService(new ApiKeysRepository(ds.getRepository(ApiKey)), new Clock()).create({ accountId: account.id, scopes: [...SCOPES] });
     return { account, token, keyId: key.id };
   } finally {
     await ds.destroy();
@@ -337,7 +370,7 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T> | T, ti
   let last: T | undefined;
   while (Date.now() < deadline) {
     last = await probe();
-    if (last) return last as NonNullable<T>;
+    if (last) return last;
     await sleep(everyMs);
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);

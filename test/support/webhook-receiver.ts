@@ -9,7 +9,11 @@ export interface ReceivedWebhook {
  * A real HTTP receiver on 127.0.0.1. `respond` decides each answer (status, delay), so tests can
  * play a slow, failing or gone receiver.
  */
-export async function startReceiver(respond: (n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({ status: 204 })) {
+export async function startReceiver(
+  respond: (n: number) => { status: number; delayMs?: number; headers?: Record<string, string>; /** answer only once this settles */ until?: Promise<unknown> } = () => ({
+    status: 204,
+  }),
+) {
   const received: ReceivedWebhook[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -17,10 +21,12 @@ export async function startReceiver(respond: (n: number) => { status: number; de
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = respond(received.length);
-      setTimeout(() => {
-        res.writeHead(answer.status, answer.headers ?? {});
-        res.end();
-      }, answer.delayMs ?? 0);
+      void Promise.resolve(answer.until).then(() =>
+        setTimeout(() => {
+          res.writeHead(answer.status, answer.headers ?? {});
+          res.end();
+        }, answer.delayMs ?? 0),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,6 +42,10 @@ export async function startReceiver(respond: (n: number) => { status: number; de
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

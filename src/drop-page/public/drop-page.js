@@ -1,12 +1,13 @@
+// @ts-check
 /**
- * The upload page's browser script, inlined with the response's CSP nonce. Plain ES2017, no build
- * step; it reads the drop from the embedded JSON, checks the drop's rules before sending, uploads
- * with XMLHttpRequest (for upload progress) and maps every intake error code to a clear message.
- * It writes text only through textContent (the page enforces Trusted Types).
- * Keep it free of backticks and "${", and of the closing script tag: it sits in a template literal
- * and inside a script element.
+ * The upload page's browser script, served by us as /d/assets/drop-page.js and loaded with the
+ * page's CSP nonce. Plain ES2017, no build step; it reads the drop from the embedded JSON, checks
+ * the drop's rules before sending, uploads each chosen file with tus-js-client (served by us as
+ * /d/assets/tus.min.js: 8 MiB chunks, retried with backoff, resumed after a network drop or a
+ * page reload from the fingerprint it keeps in localStorage) and maps every intake error code to
+ * a clear message. Several files per send: each becomes a submission with the same sender fields. It writes text only through textContent (the page
+ * enforces Trusted Types).
  */
-export const DROP_PAGE_SCRIPT = String.raw`
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('drop-data').textContent);
@@ -14,7 +15,9 @@ export const DROP_PAGE_SCRIPT = String.raw`
   var MB = 1024 * 1024;
   var FIELDS = ['senderName', 'senderEmail', 'message'];
 
-  function $(id) { return document.getElementById(id); }
+  function $(id) {
+    return document.getElementById(id);
+  }
   var form = $('drop-form');
   var fields = $('fields');
   var input = $('file');
@@ -31,14 +34,25 @@ export const DROP_PAGE_SCRIPT = String.raw`
   var success = $('success');
   var closedNotice = $('closed-notice');
 
-  var chosen = null;
+  /** @type {File[]} */
+  var chosen = [];
+  /** The upload in flight (a tus.Upload), or null. */
   var request = null;
+  var cancelled = false;
+  var currentIndex = 0;
+  var CHUNK = 8 * MB;
+  var RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
+  var NETWORK_TEXT = 'The connection was interrupted before the upload finished. It continues where it stopped as soon as the connection is back.';
   var closed = Boolean(data.closed);
 
   var KIND_PLURAL = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents' };
   var KIND_SINGULAR = { image: 'an image', video: 'a video', audio: 'an audio file', document: 'a document' };
   var EXT_KIND = {};
-  function extensions(kind, list) { list.split(' ').forEach(function (ext) { EXT_KIND[ext] = kind; }); }
+  function extensions(kind, list) {
+    list.split(' ').forEach(function (ext) {
+      EXT_KIND[ext] = kind;
+    });
+  }
   extensions('image', 'jpg jpeg jpe jfif png apng gif webp avif heic heif bmp tif tiff ico jxl jp2 psd cr2 cr3 nef arw dng orf rw2 raf');
   extensions('video', 'mp4 m4v mov webm mkv avi flv mpg mpeg 3gp ogv mts m2ts');
   extensions('audio', 'mp3 m4a aac wav flac oga opus aif aiff amr mid midi');
@@ -50,12 +64,15 @@ export const DROP_PAGE_SCRIPT = String.raw`
     if (n < 1024) return n + ' B';
     var units = ['KB', 'MB', 'GB', 'TB'];
     var i = -1;
-    do { n /= 1024; i++; } while (n >= 1024 && i < units.length - 1);
+    do {
+      n /= 1024;
+      i++;
+    } while (n >= 1024 && i < units.length - 1);
     return (n >= 100 ? String(Math.round(n)) : n.toFixed(1).replace(/\.0$/, '')) + ' ' + units[i];
   }
 
   function formatLimit(mb) {
-    return mb >= 1024 && mb % 1024 === 0 ? (mb / 1024) + ' GB' : mb + ' MB';
+    return mb >= 1024 && mb % 1024 === 0 ? mb / 1024 + ' GB' : mb + ' MB';
   }
 
   function extensionOf(name) {
@@ -68,7 +85,11 @@ export const DROP_PAGE_SCRIPT = String.raw`
     for (var i = 0; i < times.length; i++) {
       var d = new Date(times[i].getAttribute('datetime'));
       if (!isNaN(d.getTime())) {
-        try { times[i].textContent = d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }); } catch (e) { /* keep UTC text */ }
+        try {
+          times[i].textContent = d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+        } catch (e) {
+          /* keep UTC text */
+        }
       }
     }
   }
@@ -92,17 +113,17 @@ export const DROP_PAGE_SCRIPT = String.raw`
     if (file.size === 0) return '"' + file.name + '" is empty. Choose another file.';
     var kind = kindOf(file);
     if (drop.allowedKinds !== 'any' && kind && kind !== drop.allowedKinds) {
-      return 'This drop accepts only ' + KIND_PLURAL[drop.allowedKinds] + ', and "' + file.name + '" looks like ' +
-        KIND_SINGULAR[kind] + '. Choose another file.';
+      return 'This drop accepts only ' + KIND_PLURAL[drop.allowedKinds] + ', and "' + file.name + '" looks like ' + KIND_SINGULAR[kind] + '. Choose another file.';
     }
     if (file.size > drop.maxFileSizeMB * MB) {
-      return '"' + file.name + '" is ' + formatBytes(file.size) + ', over this drop\u2019s limit of ' + formatLimit(drop.maxFileSizeMB) +
-        '. Choose a smaller file.';
+      return '"' + file.name + '" is ' + formatBytes(file.size) + ', over this drop\u2019s limit of ' + formatLimit(drop.maxFileSizeMB) + '. Choose a smaller file.';
     }
     return null;
   }
 
-  function value(name) { return $(name).value.trim(); }
+  function value(name) {
+    return $(name).value.trim();
+  }
 
   function fieldProblems() {
     var problems = [];
@@ -198,13 +219,15 @@ export const DROP_PAGE_SCRIPT = String.raw`
     senderEmail: 'Check your email address.',
     senderName: 'Check your name (at most 200 characters).',
     message: 'Check your message (at most 5000 characters).',
-    file: 'Choose a file to send.'
+    file: 'Choose a file to send.',
   };
 
   function markDetails(details) {
     if (!details || !details.forEach) return;
     details.forEach(function (d) {
-      var name = String(d.path || '').replace(/^body\//, '').split('/')[0];
+      var name = String(d.path || '')
+        .replace(/^body\//, '')
+        .split('/')[0];
       if (!DETAIL_MESSAGES[name]) return;
       setFieldError(name, /required/.test(d.message || '') && name !== 'file' ? 'This drop requires it.' : DETAIL_MESSAGES[name]);
     });
@@ -212,28 +235,68 @@ export const DROP_PAGE_SCRIPT = String.raw`
 
   // ---- choosing a file --------------------------------------------------------------------
 
-  function choose(file, several) {
-    chosen = file;
+  function choose(list) {
+    chosen = Array.prototype.slice.call(list);
     clearFieldErrors();
     $('dz-empty').hidden = true;
     $('dz-file').hidden = false;
     zone.classList.add('has-file');
-    $('file-ext').textContent = (extensionOf(file.name) || 'file').slice(0, 4).toUpperCase();
-    $('file-name').textContent = file.name;
-    $('file-size').textContent = formatBytes(file.size);
-    var problem = fileProblem(file);
+    var first = chosen[0];
+    var total = chosen.reduce(function (sum, f) {
+      return sum + f.size;
+    }, 0);
+    $('file-ext').textContent = chosen.length > 1 ? String(chosen.length) : (extensionOf(first.name) || 'file').slice(0, 4).toUpperCase();
+    $('file-name').textContent = chosen.length > 1 ? chosen.length + ' files' : first.name;
+    $('file-size').textContent = formatBytes(total);
+    renderFileList();
+    var problem = firstProblem();
     if (problem) {
       setFieldError('file', problem);
       showStatus('error', problem);
-    } else if (several) {
-      showStatus('info', 'Only one file can be sent at a time: "' + file.name + '" was chosen.');
     } else {
       clearStatus();
     }
   }
 
+  function firstProblem() {
+    if (!chosen.length) return fileProblem(null);
+    for (var i = 0; i < chosen.length; i++) {
+      var problem = fileProblem(chosen[i]);
+      if (problem) return problem;
+    }
+    return null;
+  }
+
+  /** One row per chosen file: its name, then its own progress or error while sending. */
+  function renderFileList() {
+    var list = $('file-list');
+    list.textContent = '';
+    list.hidden = chosen.length < 2;
+    chosen.forEach(function (file, i) {
+      var item = document.createElement('li');
+      item.id = 'file-item-' + i;
+      var name = document.createElement('span');
+      name.className = 'fl-name';
+      name.textContent = file.name + ' \u00b7 ' + formatBytes(file.size);
+      var state = document.createElement('span');
+      state.className = 'fl-state';
+      state.id = 'file-state-' + i;
+      item.appendChild(name);
+      item.appendChild(state);
+      list.appendChild(item);
+    });
+  }
+
+  function setFileState(i, kind, text) {
+    var state = $('file-state-' + i);
+    if (!state) return;
+    state.textContent = text;
+    state.className = 'fl-state ' + kind;
+  }
+
   function resetFile() {
-    chosen = null;
+    chosen = [];
+    renderFileList();
     input.value = '';
     $('dz-empty').hidden = false;
     $('dz-file').hidden = true;
@@ -241,7 +304,7 @@ export const DROP_PAGE_SCRIPT = String.raw`
   }
 
   input.addEventListener('change', function () {
-    if (input.files && input.files.length) choose(input.files[0], input.files.length > 1);
+    if (input.files && input.files.length) choose(input.files);
   });
 
   var dragDepth = 0;
@@ -266,14 +329,16 @@ export const DROP_PAGE_SCRIPT = String.raw`
     zone.classList.remove('dragging');
     if (closed || request) return;
     var files = e.dataTransfer && e.dataTransfer.files;
-    if (files && files.length) choose(files[0], files.length > 1);
+    if (files && files.length) choose(files);
   });
   // A file dropped next to the zone must not make the browser leave the page and open it.
   window.addEventListener('dragover', function (e) {
     e.preventDefault();
     if (e.dataTransfer && !zone.contains(e.target)) e.dataTransfer.dropEffect = 'none';
   });
-  window.addEventListener('drop', function (e) { e.preventDefault(); });
+  window.addEventListener('drop', function (e) {
+    e.preventDefault();
+  });
 
   // ---- sending ------------------------------------------------------------------------------
 
@@ -292,63 +357,162 @@ export const DROP_PAGE_SCRIPT = String.raw`
     progress.hidden = !busy;
   }
 
-  function showSuccess(submission) {
+  function showSuccess(sent) {
     formArea.hidden = true;
     clearStatus();
-    $('success-text').textContent = '"' + submission.fileName + '" (' + formatBytes(submission.fileSize) + ') was delivered to ' +
-      drop.name + '. You can close this page.';
+    var what =
+      sent.length === 1
+        ? '"' + sent[0].name + '" (' + formatBytes(sent[0].size) + ') was'
+        : sent.length +
+          ' files (' +
+          formatBytes(
+            sent.reduce(function (n, f) {
+              return n + f.size;
+            }, 0),
+          ) +
+          ') were';
+    $('success-text').textContent = what + ' delivered to ' + drop.name + '. You can close this page.';
     success.hidden = false;
     $('success-title').focus();
   }
 
-  function send() {
-    var body = new FormData();
-    // The text fields go first: the server checks them before it reads the file.
-    FIELDS.forEach(function (name) { if (value(name)) body.append(name, value(name)); });
-    body.append('file', chosen, chosen.name);
+  /** The envelope of a refused tus request, or null (network error, proxy page). */
+  function errorOf(err) {
+    var res = err && err.originalResponse;
+    if (!res) return null;
+    var json = null;
+    try {
+      json = JSON.parse(res.getBody());
+    } catch (e) {
+      /* not JSON */
+    }
+    return { status: res.getStatus(), error: json && json.error, retryAfter: res.getHeader('Retry-After') };
+  }
 
-    var xhr = new XMLHttpRequest();
-    request = xhr;
-    xhr.open('POST', data.uploadUrl);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.addEventListener('progress', function (e) {
-      if (e.lengthComputable && e.total > 0) setProgress(e.loaded / e.total);
+  function metadataFor(file) {
+    var meta = { filename: file.name, filetype: file.type || 'application/octet-stream' };
+    FIELDS.forEach(function (name) {
+      if (value(name)) meta[name] = value(name);
     });
-    xhr.upload.addEventListener('load', function () {
-      setProgress(1);
-      progressLabel.textContent = 'Finishing\u2026';
+    return meta;
+  }
+
+  /** Sends chosen[i] with tus, resuming a previous attempt of the same file if one is stored. */
+  function sendOne(i, done) {
+    var file = chosen[i];
+    var upload = new window.tus.Upload(file, {
+      endpoint: data.tusUrl,
+      chunkSize: CHUNK,
+      retryDelays: RETRY_DELAYS,
+      metadata: metadataFor(file),
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: true,
+      onProgress: function (sentBytes, total) {
+        if (statusBox.classList.contains('error')) {
+          showStatus('sr', 'Uploading again\u2026');
+          progressLabel.textContent = 'Uploading\u2026';
+        }
+        var fraction = total > 0 ? sentBytes / total : 1;
+        setFileState(i, 'busy', Math.floor(fraction * 100) + '%');
+        setProgress(overall(i, sentBytes));
+      },
+      onSuccess: function () {
+        setFileState(i, 'ok', 'Sent');
+        done(null);
+      },
+      onError: function (err) {
+        done(err);
+      },
+      // Retry what may pass later (network, 5xx, 409 offset, 429); a refusal (4xx) is final.
+      onShouldRetry: function (err) {
+        var status = err && err.originalResponse ? err.originalResponse.getStatus() : 0;
+        var retry = !cancelled && (status === 0 || status === 409 || status === 423 || status === 429 || status >= 500);
+        if (retry) {
+          var refused = errorOf(err);
+          var message = refused && refused.status ? errorMessage(refused.status, refused.error, refused.retryAfter).text : NETWORK_TEXT;
+          showStatus('error', message);
+          progressLabel.textContent = 'Retrying\u2026';
+          setFileState(i, 'busy', 'Retrying\u2026');
+        }
+        return retry;
+      },
     });
-    xhr.addEventListener('load', function () {
-      request = null;
-      setBusy(false);
-      var json = null;
-      try { json = JSON.parse(xhr.responseText); } catch (e) { /* not JSON: a proxy error page */ }
-      if (xhr.status === 201 && json && json.submission) return showSuccess(json.submission);
-      var error = json && json.error;
-      var message = errorMessage(xhr.status, error, xhr.getResponseHeader('Retry-After'));
-      if (message.close) closeForm(message.close);
-      if (error && error.code === 'validation_failed') markDetails(error.details);
-      if (error && (error.code === 'kind_not_allowed' || error.code === 'file_too_large')) setFieldError('file', message.text);
-      showStatus('error', message.text);
+    request = upload;
+    currentIndex = i;
+    setFileState(i, 'busy', 'Starting\u2026');
+    upload.findPreviousUploads().then(
+      function (previous) {
+        if (previous.length) upload.resumeFromPreviousUpload(previous[0]);
+        upload.start();
+      },
+      function () {
+        upload.start();
+      },
+    );
+  }
+
+  function overall(i, sentBytes) {
+    var total = 0;
+    var sent = 0;
+    chosen.forEach(function (f, j) {
+      total += f.size;
+      if (j < i) sent += f.size;
     });
-    xhr.addEventListener('error', function () {
-      request = null;
-      setBusy(false);
-      showStatus('error', 'The connection was interrupted before the upload finished, so the file was not sent. Check your connection and try again.');
-    });
-    xhr.addEventListener('abort', function () {
-      request = null;
-      setBusy(false);
-      showStatus('info', 'Upload cancelled. The file was not sent.');
+    return total > 0 ? (sent + sentBytes) / total : 1;
+  }
+
+  function finish() {
+    request = null;
+    setBusy(false);
+  }
+
+  function fail(i, err) {
+    finish();
+    if (cancelled) {
+      showStatus('info', 'Upload cancelled. ' + (i > 0 ? i + ' of ' + chosen.length + ' files were sent before.' : 'The file was not sent.'));
       submitButton.focus();
-    });
+      return;
+    }
+    var refused = errorOf(err);
+    if (!refused) {
+      setFileState(i, 'error', 'Interrupted');
+      showStatus(
+        'error',
+        'The connection was interrupted before the upload finished, so the file was not sent. Check your connection and try again: the upload will continue where it stopped.',
+      );
+      return;
+    }
+    var error = refused.error;
+    var message = errorMessage(refused.status, error, refused.retryAfter);
+    setFileState(i, 'error', message.text);
+    if (message.close) closeForm(message.close);
+    if (error && error.code === 'validation_failed') markDetails(error.details);
+    if (error && (error.code === 'kind_not_allowed' || error.code === 'file_too_large')) setFieldError('file', message.text);
+    var prefix = chosen.length > 1 ? '"' + chosen[i].name + '": ' : '';
+    showStatus('error', prefix + message.text);
+  }
 
+  function send() {
+    cancelled = false;
     setProgress(0);
     progressLabel.textContent = 'Uploading\u2026';
     setBusy(true);
     cancelButton.focus();
-    showStatus('sr', 'Uploading "' + chosen.name + '"\u2026');
-    xhr.send(body);
+    showStatus('sr', 'Uploading ' + (chosen.length === 1 ? '"' + chosen[0].name + '"' : chosen.length + ' files') + '\u2026');
+    var sent = [];
+    (function next(i) {
+      if (i === chosen.length) {
+        setProgress(1);
+        finish();
+        showSuccess(sent);
+        return;
+      }
+      sendOne(i, function (err) {
+        if (err) return fail(i, err);
+        sent.push(chosen[i]);
+        next(i + 1);
+      });
+    })(0);
   }
 
   form.addEventListener('submit', function (e) {
@@ -356,7 +520,7 @@ export const DROP_PAGE_SCRIPT = String.raw`
     if (request || closed) return;
     clearFieldErrors();
     var problems = [];
-    var filePrblm = fileProblem(chosen);
+    var filePrblm = firstProblem();
     if (filePrblm) {
       setFieldError('file', filePrblm);
       problems.push(['file', filePrblm]);
@@ -366,14 +530,34 @@ export const DROP_PAGE_SCRIPT = String.raw`
       problems.push(p);
     });
     if (problems.length) {
-      showStatus('error', problems.map(function (p) { return p[1]; }).join(' '));
+      showStatus(
+        'error',
+        problems
+          .map(function (p) {
+            return p[1];
+          })
+          .join(' '),
+      );
       $(problems[0][0]).focus();
       return;
     }
     send();
   });
 
-  cancelButton.addEventListener('click', function () { if (request) request.abort(); });
+  cancelButton.addEventListener('click', function () {
+    if (!request) return;
+    cancelled = true;
+    var upload = request;
+    // Cancel means cancel: the partial upload is terminated on the server (tus DELETE).
+    upload.abort(true).then(
+      function () {
+        fail(currentIndex, null);
+      },
+      function () {
+        fail(currentIndex, null);
+      },
+    );
+  });
 
   $('again').addEventListener('click', function () {
     resetFile();
@@ -387,15 +571,23 @@ export const DROP_PAGE_SCRIPT = String.raw`
   });
 
   window.addEventListener('beforeunload', function (e) {
-    if (request) { e.preventDefault(); e.returnValue = ''; }
+    if (request) {
+      e.preventDefault();
+      e.returnValue = '';
+    }
   });
 
   // The drop closes at its expiry even while this page stays open (timed by the server's clock).
   if (!closed && data.expiresAt) {
     var left = new Date(data.expiresAt).getTime() - new Date(data.now).getTime();
-    if (left < 2147483647) setTimeout(function () { if (!request) closeForm('expired'); }, Math.max(0, left));
+    if (left < 2147483647)
+      setTimeout(
+        function () {
+          if (!request) closeForm('expired');
+        },
+        Math.max(0, left),
+      );
   }
 
   localizeTimes(document);
 })();
-`;

@@ -1,0 +1,77 @@
+/**
+ * @dropline/client: the typed client generated from openapi.yaml (`../../generated`) and the few
+ * helpers every integration writes otherwise. Types come from the contract: a mistyped option or
+ * an unknown tool does not compile.
+ */
+import { Webhook } from 'standardwebhooks';
+import { createDroplineClient, type DroplineClient } from '../../generated/client';
+import type { Job, JobWebhookEvent, SubmissionWebhookEvent, Upload } from '../../generated/types';
+
+export * from '../../generated/types';
+export { createDroplineClient, type DroplineClient } from '../../generated/client';
+
+export interface ClientOptions {
+  /** Where Dropline runs, e.g. https://dropline.example.com */
+  baseUrl: string;
+  /** An API key, `dl_live_…`; omit for the public operations only. */
+  apiKey?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** A typed client: `client.POST('/v1/jobs', { body })`, `client.GET('/v1/account')`, … */
+export function createClient(options: ClientOptions): DroplineClient {
+  return createDroplineClient({ baseUrl: options.baseUrl, token: options.apiKey, fetch: options.fetch });
+}
+
+const FINAL_STATES: readonly Job['state'][] = ['completed', 'failed', 'canceled'];
+
+export interface WaitOptions {
+  /** Between polls; default 1000 ms (and at least 1 s after a 429). */
+  intervalMs?: number;
+  /** Give up (throw) after this long; default 10 minutes. */
+  timeoutMs?: number;
+}
+
+/** Polls a job until it is completed, failed or canceled, and returns it (check `job.state`). */
+export async function waitForJob(client: DroplineClient, jobId: string, options: WaitOptions = {}): Promise<Job> {
+  const interval = options.intervalMs ?? 1000;
+  const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  for (;;) {
+    const { data, error, response } = await client.GET('/v1/jobs/{id}', { params: { path: { id: jobId } } });
+    if (data && FINAL_STATES.includes(data.job.state)) return data.job;
+    if (!data && response.status !== 429) throw new Error(`GET /v1/jobs/${jobId}: ${response.status} ${error?.error.code ?? ''}`.trim());
+    if (Date.now() > deadline) throw new Error(`Job ${jobId} is still ${data?.job.state ?? 'unknown'} after ${options.timeoutMs ?? 600_000} ms`);
+    await new Promise((r) => setTimeout(r, response.status === 429 ? Math.max(interval, 1000) : interval));
+  }
+}
+
+/** A file to upload: a Blob/File, or bytes with a name. */
+export type UploadInput = Blob | { data: Uint8Array | ArrayBuffer; name: string; type?: string };
+
+/**
+ * Uploads a file for use as a job's `input.fileId` (kept 24 h). Multipart in one request; the
+ * resumable (tus) route is for files larger than a single request should carry.
+ */
+export async function uploadFile(client: DroplineClient, file: UploadInput, name?: string): Promise<Upload> {
+  const form = new FormData();
+  if (file instanceof Blob) form.append('file', file, name ?? (file as File).name ?? 'file');
+  else form.append('file', new Blob([file.data instanceof Uint8Array ? new Uint8Array(file.data) : file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
+  const { data, error, response } = await client.POST('/v1/uploads', {
+    body: {} as never,
+    bodySerializer: () => form,
+  });
+  if (!data) throw new Error(`POST /v1/uploads: ${response.status} ${error?.error.code ?? ''} ${error?.error.message ?? ''}`.trim());
+  return data.upload;
+}
+
+export type WebhookEvent = SubmissionWebhookEvent | JobWebhookEvent;
+
+/**
+ * Checks a webhook's Standard Webhooks signature with the account's secret (`whsec_…`, from
+ * `GET /v1/account` with `webhooks:read`) and returns the event; throws if it is not genuine or
+ * older than 5 minutes. `rawBody` must be the body exactly as received.
+ */
+export function verifyWebhook(secret: string, rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookEvent {
+  const flat = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+  return new Webhook(secret).verify(rawBody, flat) as WebhookEvent;
+}

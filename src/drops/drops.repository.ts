@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, type Repository } from 'typeorm';
+import type { CursorPosition } from '../common/cursor';
+import { type Db, firstRow, rows } from '../database/sql';
+import { Drop } from './drop.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+const COLUMNS = `id, account_id AS "accountId", slug, name, description, emoji, accent_color AS "accentColor",
+  is_active AS "isActive", allowed_kinds AS "allowedKinds", max_file_size_mb AS "maxFileSizeMB",
+  require_sender_email AS "requireSenderEmail", require_message AS "requireMessage", auto_convert_to AS "autoConvertTo",
+  auto_compress AS "autoCompress", webhook_url AS "webhookUrl", expires_at AS "expiresAt",
+  submission_count AS "submissionCount", total_bytes::float8 AS "totalBytes", created_at AS "createdAt"`;
+
+/** The drops table, counters included. The reads by slug are the hot ones: plain SQL. */
+@Injectable()
+export class DropsRepository {
+  constructor(@InjectRepository(Drop) private readonly drops: Repository<Drop>) {}
+
+  /** False when the slug is taken (unique violation); other errors are thrown. */
+  async insert(drop: Omit<Drop, 'createdAt'>): Promise<boolean> {
+    try {
+      await this.drops.insert(this.drops.create(drop));
+      return true;
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err as any).driverError?.code === UNIQUE_VIOLATION) return false;
+      throw err;
+    }
+  }
+
+  findById(id: string): Promise<Drop | undefined> {
+    return firstRow<Drop>(this.drops.manager, `SELECT ${COLUMNS} FROM drops WHERE id = $1`, [id]);
+  }
+
+  /** By public slug, whoever owns it (public page and intake). */
+  findBySlug(slug: string): Promise<Drop | undefined> {
+    return firstRow<Drop>(this.drops.manager, `SELECT ${COLUMNS} FROM drops WHERE slug = $1`, [slug]);
+  }
+
+  /** The owner's drop by slug; another account's drop is not found. */
+  findBySlugForAccount(slug: string, accountId: string): Promise<Drop | undefined> {
+    return firstRow<Drop>(this.drops.manager, `SELECT ${COLUMNS} FROM drops WHERE slug = $1 AND account_id = $2`, [slug, accountId]);
+  }
+
+  listForAccount(accountId: string, take: number, after?: CursorPosition): Promise<Drop[]> {
+    return rows<Drop>(
+      this.drops.manager,
+      `SELECT ${COLUMNS} FROM drops WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [accountId, after?.createdAt ?? null, after?.id ?? null, take],
+    );
+  }
+
+  async update(id: string, changes: Partial<Omit<Drop, 'id' | 'accountId' | 'slug' | 'submissionCount' | 'totalBytes' | 'createdAt'>>): Promise<Drop> {
+    if (Object.keys(changes).length > 0) await this.drops.update({ id }, changes);
+    return (await this.findById(id))!;
+  }
+
+  /** Counts an arriving submission; false when the drop was deleted meanwhile. Holds the drop row lock until the transaction ends. */
+  async addSubmission(tx: Db, id: string, bytes: number): Promise<boolean> {
+    return (await firstRow(tx, 'UPDATE drops SET submission_count = submission_count + 1, total_bytes = total_bytes + $2 WHERE id = $1 RETURNING id', [id, bytes])) !== undefined;
+  }
+
+  async removeSubmission(tx: Db, id: string, bytes: number): Promise<void> {
+    await tx.query('UPDATE drops SET submission_count = submission_count - 1, total_bytes = total_bytes - $2 WHERE id = $1', [id, bytes]);
+  }
+
+  /** Taken first when deleting a drop, so intakes in flight queue up behind the delete. */
+  async lock(tx: Db, id: string): Promise<void> {
+    await tx.query('SELECT id FROM drops WHERE id = $1 FOR UPDATE', [id]);
+  }
+
+  async delete(tx: Db, id: string): Promise<void> {
+    await tx.query('DELETE FROM drops WHERE id = $1', [id]);
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { type Db, firstRow } from '../database/sql';
+
+export interface IdempotencyRecord {
+  requestHash: string;
+  status: number;
+  response: unknown;
+}
+
+/** The idempotency_records table: per API key and Idempotency-Key, the first accepted answer. */
+@Injectable()
+export class IdempotencyRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The live (unexpired) record, if any. */
+  find(apiKeyId: string, key: string, now: Date, db: Db = this.db): Promise<IdempotencyRecord | undefined> {
+    return firstRow<IdempotencyRecord>(
+      db,
+      'SELECT request_hash AS "requestHash", status_code AS status, response FROM idempotency_records WHERE api_key_id = $1 AND key = $2 AND expires_at > $3',
+      [apiKeyId, key, now],
+    );
+  }
+
+  /**
+   * Claims the key inside the caller's transaction: true when this request now owns it (new, or
+   * taking over an expired record). A concurrent twin's uncommitted claim makes this wait for
+   * its transaction; false means the twin committed first.
+   */
+  async claim(tx: Db, r: { apiKeyId: string; key: string; requestHash: string; status: number; response: unknown; now: Date; expiresAt: Date }): Promise<boolean> {
+    const row = await firstRow(
+      tx,
+      `INSERT INTO idempotency_records (api_key_id, key, request_hash, status_code, response, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (api_key_id, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code, response = EXCLUDED.response,
+             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         WHERE idempotency_records.expires_at <= EXCLUDED.created_at
+       RETURNING key`,
+      [r.apiKeyId, r.key, r.requestHash, r.status, JSON.stringify(r.response), r.now, r.expiresAt],
+    );
+    return row !== undefined;
+  }
+
+  /** A recorded answer naming a job that no longer exists would replay it: removed with the job. */
+  async deleteForJob(tx: Db, jobId: string): Promise<void> {
+    await tx.query("DELETE FROM idempotency_records WHERE response->>'id' = $1", [jobId]);
+  }
+}

@@ -1,0 +1,195 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { CursorPosition } from '../common/cursor';
+import { type Db, firstRow, rows } from '../database/sql';
+import type { Job, JobState, StoredJobResult } from './job.entity';
+
+/** The jobs table. Hot paths (reads, state changes) are plain parameterised SQL, one statement each. */
+const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, queue, state, progress, input, options,
+  webhook_url AS "webhookUrl", cost, result, output_key AS "outputKey", error_code AS "errorCode",
+  error_message AS "errorMessage", refunded, enqueued_at AS "enqueuedAt", submission_id AS "submissionId",
+  queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
+
+/** A sweeper's own deployment's rows (`$3`, its queue prefix), and rows from before jobs recorded one. */
+const OWN_JOBS = '(queue_prefix = $3 OR queue_prefix IS NULL)';
+
+export type NewJob = Pick<
+  Job,
+  'id' | 'accountId' | 'apiKeyId' | 'tool' | 'queue' | 'input' | 'options' | 'webhookUrl' | 'cost' | 'submissionId' | 'queuePrefix' | 'waitingForSlot'
+>;
+
+/** What a refund needs to know of a job, returned by the statement that marks it refunded. */
+export interface RefundableJob {
+  accountId: string;
+  apiKeyId: string | null;
+  cost: number;
+}
+
+@Injectable()
+export class JobsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(tx: Db, job: NewJob): Promise<Job> {
+    return (await firstRow<Job>(
+      tx,
+      `INSERT INTO jobs (id, account_id, api_key_id, tool, queue, state, progress, input, options, webhook_url, cost, refunded, submission_id, queue_prefix, waiting_for_slot)
+       VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $8, $9, false, $10, $11, $12) RETURNING ${COLUMNS}`,
+      [
+        job.id,
+        job.accountId,
+        job.apiKeyId,
+        job.tool,
+        job.queue,
+        JSON.stringify(job.input),
+        JSON.stringify(job.options),
+        job.webhookUrl,
+        job.cost,
+        job.submissionId,
+        job.queuePrefix,
+        job.waitingForSlot,
+      ],
+    ))!;
+  }
+
+  /** Queued or running, not counting conversions still waiting for a slot. */
+  async countInFlight(tx: Db, accountId: string): Promise<number> {
+    const row = await firstRow<{ count: number }>(tx, `SELECT count(*)::int AS count FROM jobs WHERE account_id = $1 AND state IN ('queued', 'running') AND NOT waiting_for_slot`, [
+      accountId,
+    ]);
+    return row!.count;
+  }
+
+  /** Up to `count` of the account's waiting jobs, oldest first, take their slot (inside the caller's account lock). */
+  takeSlots(tx: Db, accountId: string, count: number): Promise<Job[]> {
+    return rows<Job>(
+      tx,
+      `UPDATE jobs SET waiting_for_slot = false WHERE id IN (
+         SELECT id FROM jobs WHERE account_id = $1 AND waiting_for_slot AND state = 'queued' ORDER BY created_at, id LIMIT $2 FOR UPDATE
+       ) RETURNING ${COLUMNS}`,
+      [accountId, count],
+    );
+  }
+
+  /** Accounts of this deployment with jobs waiting for a slot (the sweeper's safety net). */
+  async accountsWaiting(queuePrefix: string, limit: number): Promise<string[]> {
+    const found = await rows<{ accountId: string }>(
+      this.db,
+      `SELECT DISTINCT account_id AS "accountId" FROM jobs WHERE waiting_for_slot AND state = 'queued' AND (queue_prefix = $2 OR queue_prefix IS NULL) LIMIT $1`,
+      [limit, queuePrefix],
+    );
+    return found.map((r) => r.accountId);
+  }
+
+  findById(id: string, db: Db = this.db): Promise<Job | undefined> {
+    return firstRow<Job>(db, `SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [id]);
+  }
+
+  /** A key sees only its own jobs. */
+  findForKey(id: string, apiKeyId: string): Promise<Job | undefined> {
+    return firstRow<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
+  }
+
+  /** Newest first, keyset-paginated on (created_at, id); one more row than asked tells whether a next page exists. */
+  listForKey(apiKeyId: string, take: number, filters: { after?: CursorPosition; state?: JobState; tool?: string }): Promise<Job[]> {
+    return rows<Job>(
+      this.db,
+      `SELECT ${COLUMNS} FROM jobs
+       WHERE api_key_id = $1
+         AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+         AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR tool = $5)
+       ORDER BY created_at DESC, id DESC LIMIT $6`,
+      [apiKeyId, filters.after?.createdAt ?? null, filters.after?.id ?? null, filters.state ?? null, filters.tool ?? null, take],
+    );
+  }
+
+  async markEnqueued(id: string, at: Date): Promise<void> {
+    await this.db.query('UPDATE jobs SET enqueued_at = $2 WHERE id = $1', [id, at]);
+  }
+
+  /** queued → canceled; undefined when the job was no longer queued. */
+  cancelQueued(tx: Db, id: string, at: Date): Promise<Job | undefined> {
+    return firstRow<Job>(tx, `UPDATE jobs SET state = 'canceled', finished_at = $2 WHERE id = $1 AND state = 'queued' RETURNING ${COLUMNS}`, [id, at]);
+  }
+
+  /**
+   * First committed write of a run, a claim: queued → running, or running → running when the run
+   * holding it has shown no sign of life for `leaseMs` (its worker died). Undefined when the job
+   * has ended or another run holds it. Lease times are the database's, the same for every worker.
+   */
+  start(id: string, at: Date, runId: string, leaseMs: number): Promise<Job | undefined> {
+    return firstRow<Job>(
+      this.db,
+      `UPDATE jobs SET state = 'running', started_at = COALESCE(started_at, $2), progress = 0, run_id = $3, run_heartbeat_at = now()
+       WHERE id = $1 AND (state = 'queued' OR (state = 'running' AND (run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))))
+       RETURNING ${COLUMNS}`,
+      [id, at, runId, leaseMs],
+    );
+  }
+
+  /** The holding run's sign of life; false once another run took the job over. */
+  async heartbeat(id: string, runId: string): Promise<boolean> {
+    const row = await firstRow(this.db, `UPDATE jobs SET run_heartbeat_at = now() WHERE id = $1 AND run_id = $2 AND state = 'running' RETURNING id`, [id, runId]);
+    return row !== undefined;
+  }
+
+  /** Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile. */
+  complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<Job | undefined> {
+    return firstRow<Job>(
+      this.db,
+      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4
+       WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}`,
+      [id, outputKey, JSON.stringify(result), at],
+    );
+  }
+
+  /** Queued → failed or running → failed; undefined when it had already ended. */
+  fail(tx: Db, id: string, code: string, message: string, at: Date): Promise<Job | undefined> {
+    return firstRow<Job>(
+      tx,
+      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4
+       WHERE id = $1 AND state IN ('queued', 'running') RETURNING ${COLUMNS}`,
+      [id, code, message, at],
+    );
+  }
+
+  /** Back in line for a BullMQ retry, released by its run. */
+  async requeue(id: string): Promise<void> {
+    await this.db.query(`UPDATE jobs SET state = 'queued', progress = 0, run_id = NULL WHERE id = $1 AND state = 'running'`, [id]);
+  }
+
+  /** Progress is not a state change: best effort, the row's state stays `running`. */
+  async setProgress(id: string, progress: number): Promise<void> {
+    await this.db.query(`UPDATE jobs SET progress = $2 WHERE id = $1 AND state = 'running'`, [id, progress]);
+  }
+
+  /** Flips `refunded` once; undefined if the job was refunded already (or does not exist). */
+  markRefunded(tx: Db, id: string): Promise<RefundableJob | undefined> {
+    return firstRow<RefundableJob>(tx, 'UPDATE jobs SET refunded = true WHERE id = $1 AND refunded = false RETURNING account_id AS "accountId", api_key_id AS "apiKeyId", cost', [
+      id,
+    ]);
+  }
+
+  async delete(tx: Db, id: string): Promise<void> {
+    await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
+  }
+
+  /** Accepted before `before` but never handed to the queue (the API died in between). */
+  findNeverEnqueued(queuePrefix: string, before: Date, limit: number): Promise<Job[]> {
+    return rows<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE state = 'queued' AND enqueued_at IS NULL AND NOT waiting_for_slot AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`, [
+      before,
+      limit,
+      queuePrefix,
+    ]);
+  }
+
+  /** Queued or running and enqueued before `before`, oldest first: candidates for the queue reconciliation. */
+  findInFlightEnqueuedBefore(queuePrefix: string, before: Date, limit: number): Promise<Job[]> {
+    return rows<Job>(
+      this.db,
+      `SELECT ${COLUMNS} FROM jobs WHERE state IN ('queued', 'running') AND enqueued_at IS NOT NULL AND enqueued_at < $1 AND ${OWN_JOBS}
+       ORDER BY enqueued_at LIMIT $2`,
+      [before, limit, queuePrefix],
+    );
+  }
+}

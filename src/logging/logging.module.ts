@@ -1,0 +1,63 @@
+import { type BeforeApplicationShutdown, type DynamicModule, Injectable, Logger as NestLogger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import type { Logger } from 'pino';
+
+/** Start is logged by main.ts / worker.ts once listening; this logs the shutdown. */
+@Injectable()
+export class LifecycleLog implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new NestLogger('Lifecycle');
+
+  beforeApplicationShutdown(signal?: string): void {
+    this.logger.log({ signal: signal ?? null }, 'Shutting down');
+  }
+
+  onApplicationShutdown(signal?: string): void {
+    this.logger.log({ signal: signal ?? null }, 'Stopped');
+  }
+}
+
+/**
+ * nestjs-pino over the process's root logger: Nest's `Logger` calls go to pino, and inside a
+ * request every line carries the request's `reqId` (the X-Request-Id answered). Each request is
+ * logged once when it completes (method, url, status, responseTime).
+ */
+@Module({})
+export class LoggingModule {
+  static forRoot(root: Logger): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            logger: root,
+            // Fastify's genReqId (app.factory.ts) picked the id and left it on the raw request.
+            genReqId: (req: IncomingMessage & { id?: unknown }) => (typeof req.id === 'string' ? req.id : randomUUID()),
+            customAttributeKeys: { reqId: 'reqId' },
+            quietReqLogger: true,
+            quietResLogger: true,
+            serializers: { res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
+            customSuccessMessage: (req, res) => `${req.method} ${urlPath(req.url)} ${res.statusCode}`,
+            customErrorMessage: (req, res) => `${req.method} ${urlPath(req.url)} ${res.statusCode}`,
+            // quietReqLogger leaves the request out of the line: put back what identifies it.
+            customSuccessObject: (req, _res, value) => ({ ...value, req: { method: req.method, url: urlPath(req.url) } }),
+            customErrorObject: (req, _res, _err, value) => ({ ...value, req: { method: req.method, url: urlPath(req.url) } }),
+            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+          },
+        }),
+      ],
+      providers: [LifecycleLog],
+      exports: [LoggerModule],
+    };
+  }
+}
+
+/**
+ * The URL as logged: the credentials a URL may carry (the `sig` of signed download URLs) are
+ * replaced, so the log cannot be replayed as links.
+ */
+export function urlPath(url: string | undefined): string {
+  return (url ?? '').replace(SECRET_QUERY_PARAMS, '$1[redacted]');
+}
+const SECRET_QUERY_PARAMS = /([?&](?:sig|token)=)[^&#]*/gi;

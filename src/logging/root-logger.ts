@@ -1,0 +1,44 @@
+import type { LoggerService } from '@nestjs/common';
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export interface LogSettings {
+  LOG_LEVEL: string;
+  /** `json` (default): one JSON object per line; `pretty`: colored lines for humans (pino-pretty). */
+  LOG_FORMAT?: string;
+}
+
+/**
+ * The one pino logger of a process. Every line has the same top-level shape — `level` (a name),
+ * `time` (ISO 8601), `msg`, then fields such as `context`, `reqId`, `jobId` — whether it comes from
+ * Nest, an HTTP request or the admin CLI. `fd` 2 sends it to stderr (the CLI's stdout is its answer).
+ */
+export function createRootLogger(settings: LogSettings, fd: 1 | 2 = 1, stream?: NodeJS.WritableStream): Logger {
+  const options: pino.LoggerOptions = {
+    level: settings.LOG_LEVEL,
+    base: undefined,
+    messageKey: 'msg',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (stream) return pino(options, stream);
+  const destination = settings.LOG_FORMAT === 'pretty' ? pretty({ destination: fd, sync: true, translateTime: 'SYS:HH:MM:ss.l' }) : pino.destination({ dest: fd, sync: true });
+  return pino(options, destination);
+}
+
+/** For the lines written before (or without) the validated config: start-up failures, the CLI. */
+export function loadLogSettings(env: NodeJS.ProcessEnv = process.env, defaultLevel = 'info'): LogSettings {
+  return { LOG_LEVEL: env.LOG_LEVEL || defaultLevel, LOG_FORMAT: env.LOG_FORMAT };
+}
+
+/** Nest's `Logger` over a pino logger, for the lines written before a Nest app (and its nestjs-pino) exists. */
+export function nestLoggerOver(root: Logger): LoggerService {
+  const write =
+    (level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace') =>
+    (message: unknown, ...rest: unknown[]) => {
+      const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+      if (message !== null && typeof message === 'object') root[level]({ context, ...message });
+      else root[level]({ context }, String(message));
+    };
+  return { fatal: write('fatal'), error: write('error'), warn: write('warn'), log: write('info'), debug: write('debug'), verbose: write('trace') };
+}

@@ -1,0 +1,37 @@
+import { Counter, Histogram } from 'prom-client';
+
+/**
+ * Dropline's own metrics (issue 12 item 7), on prom-client's default registry next to the process
+ * metrics. They count in the process that does the work: job and webhook metrics in whichever
+ * process runs the workers (the API with WORKER_IN_PROCESS, else `start:worker`), intake in the API.
+ */
+export const jobsFinished = new Counter({
+  name: 'dropline_jobs_total',
+  help: 'Jobs that reached a final state, by tool and state (completed, failed, canceled)',
+  labelNames: ['tool', 'state'] as const,
+});
+
+export const jobDuration = new Histogram({
+  name: 'dropline_job_duration_seconds',
+  help: 'Run time of finished jobs (start of the last attempt to the final state), by tool',
+  labelNames: ['tool'] as const,
+  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180, 600],
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'dropline_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome: succeeded, retrying, failed (given up)',
+  labelNames: ['outcome'] as const,
+});
+
+export const intakeBytes = new Counter({
+  name: 'dropline_intake_bytes_total',
+  help: 'Bytes of files accepted and stored, by source (submission: drops; upload: /v1/uploads)',
+  labelNames: ['source'] as const,
+});
+
+/** Counts a job's final state; duration only for jobs that ran (a canceled job never started). */
+export function recordJobFinished(job: { tool: string; state: string; startedAt: Date | null; finishedAt: Date | null }): void {
+  jobsFinished.inc({ tool: job.tool, state: job.state });
+  if (job.startedAt && job.finishedAt) jobDuration.observe({ tool: job.tool }, Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000);
+}

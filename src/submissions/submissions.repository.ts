@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import type { CursorPosition } from '../common/cursor';
+import { type Db, firstRow, rows } from '../database/sql';
+import { type ProcessingError, Submission } from './submission.entity';
+
+const COLUMNS = `id, drop_id AS "dropId", sender_name AS "senderName", sender_email AS "senderEmail", message,
+  file_name AS "fileName", file_size::float8 AS "fileSize", file_mime AS "fileMime", file_kind AS "fileKind",
+  storage_key AS "storageKey", status, processed_key AS "processedKey", processed_file_name AS "processedFileName",
+  processed_mime AS "processedMime", processing_error AS "processingError", is_read AS "isRead", is_starred AS "isStarred", is_archived AS "isArchived",
+  created_at AS "createdAt"`;
+
+export interface SubmissionFlags {
+  isRead?: boolean;
+  isStarred?: boolean;
+  isArchived?: boolean;
+}
+
+export type NewSubmission = Omit<Submission, 'createdAt' | 'processedKey' | 'processedFileName' | 'processedMime' | 'isRead' | 'isStarred' | 'isArchived' | 'processingError'> & {
+  processingError?: ProcessingError | null;
+};
+
+/** The submissions table. The owner's list is the hot read: plain SQL on (drop_id, created_at, id). */
+@Injectable()
+export class SubmissionsRepository {
+  constructor(@InjectRepository(Submission) private readonly submissions: Repository<Submission>) {}
+
+  async insert(tx: Db, s: NewSubmission): Promise<Submission> {
+    return (await firstRow<Submission>(
+      tx,
+      `INSERT INTO submissions (id, drop_id, sender_name, sender_email, message, file_name, file_size, file_mime, file_kind, storage_key, status,
+         processing_error, is_read, is_starred, is_archived)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, false, false) RETURNING ${COLUMNS}`,
+      [
+        s.id,
+        s.dropId,
+        s.senderName,
+        s.senderEmail,
+        s.message,
+        s.fileName,
+        s.fileSize,
+        s.fileMime,
+        s.fileKind,
+        s.storageKey,
+        s.status,
+        s.processingError ? JSON.stringify(s.processingError) : null,
+      ],
+    ))!;
+  }
+
+  findById(id: string): Promise<Submission | undefined> {
+    return firstRow<Submission>(this.submissions.manager, `SELECT ${COLUMNS} FROM submissions WHERE id = $1`, [id]);
+  }
+
+  findInDrop(dropId: string, id: string): Promise<Submission | undefined> {
+    return firstRow<Submission>(this.submissions.manager, `SELECT ${COLUMNS} FROM submissions WHERE id = $1 AND drop_id = $2`, [id, dropId]);
+  }
+
+  listInDrop(dropId: string, take: number, after: CursorPosition | undefined, flags: SubmissionFlags): Promise<Submission[]> {
+    return rows<Submission>(
+      this.submissions.manager,
+      `SELECT ${COLUMNS} FROM submissions
+       WHERE drop_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+         AND ($4::boolean IS NULL OR is_read = $4) AND ($5::boolean IS NULL OR is_starred = $5) AND ($6::boolean IS NULL OR is_archived = $6)
+       ORDER BY created_at DESC, id DESC LIMIT $7`,
+      [dropId, after?.createdAt ?? null, after?.id ?? null, flags.isRead ?? null, flags.isStarred ?? null, flags.isArchived ?? null, take],
+    );
+  }
+
+  /** Oldest first after `after`, with the list's flag filters: the archive's pages. */
+  listInDropOldestFirst(dropId: string, take: number, after: CursorPosition | undefined, flags: SubmissionFlags): Promise<Submission[]> {
+    return rows<Submission>(
+      this.submissions.manager,
+      `SELECT ${COLUMNS} FROM submissions
+       WHERE drop_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::text))
+         AND ($4::boolean IS NULL OR is_read = $4) AND ($5::boolean IS NULL OR is_starred = $5) AND ($6::boolean IS NULL OR is_archived = $6)
+       ORDER BY created_at ASC, id ASC LIMIT $7`,
+      [dropId, after?.createdAt ?? null, after?.id ?? null, flags.isRead ?? null, flags.isStarred ?? null, flags.isArchived ?? null, take],
+    );
+  }
+
+  async setFlags(id: string, flags: SubmissionFlags): Promise<void> {
+    if (Object.keys(flags).length > 0) await this.submissions.update({ id }, flags);
+  }
+
+  /** The converted file of a finished auto-conversion; undefined when the submission is gone. */
+  setProcessed(id: string, p: { processedKey: string; processedFileName: string; processedMime: string }): Promise<Submission | undefined> {
+    return firstRow<Submission>(
+      this.submissions.manager,
+      `UPDATE submissions SET status = 'ready', processed_key = $2, processed_file_name = $3, processed_mime = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, p.processedKey, p.processedFileName, p.processedMime],
+    );
+  }
+
+  setFailed(id: string, error: ProcessingError): Promise<Submission | undefined> {
+    return firstRow<Submission>(this.submissions.manager, `UPDATE submissions SET status = 'failed', processing_error = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
+      id,
+      JSON.stringify(error),
+    ]);
+  }
+
+  /** Deletes one submission of a drop and returns what its files and the counters need. */
+  deleteInDrop(tx: Db, dropId: string, id: string): Promise<Pick<Submission, 'storageKey' | 'processedKey' | 'fileSize'> | undefined> {
+    return firstRow(
+      tx,
+      'DELETE FROM submissions WHERE id = $1 AND drop_id = $2 RETURNING storage_key AS "storageKey", processed_key AS "processedKey", file_size::float8 AS "fileSize"',
+      [id, dropId],
+    );
+  }
+
+  /** Every submission of a drop, returning their stored files. */
+  deleteAllInDrop(tx: Db, dropId: string): Promise<Pick<Submission, 'storageKey' | 'processedKey'>[]> {
+    return rows(tx, 'DELETE FROM submissions WHERE drop_id = $1 RETURNING storage_key AS "storageKey", processed_key AS "processedKey"', [dropId]);
+  }
+}

@@ -1,0 +1,41 @@
+import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Operation } from '../contract/operation.decorator';
+import { DropTusService } from './drop-tus.service';
+import { tusOptions } from './tus-options';
+
+/** tus 1.0 (core, creation, termination, expiration) for senders: public, like the single POST. */
+@Controller('v1/public/drops/:slug/tus')
+export class DropTusController {
+  constructor(private readonly tus: DropTusService) {}
+
+  @Options()
+  @Operation('getDropTusOptions')
+  options(@Res() reply: FastifyReply) {
+    return tusOptions(reply);
+  }
+
+  @Post()
+  @Operation('createDropTusUpload')
+  create(@Param('slug') slug: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.tus.create(slug, req, reply);
+  }
+
+  @Head(':id')
+  @Operation('getDropTusUploadOffset')
+  head(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.tus.serve(slug, id, req, reply);
+  }
+
+  @Patch(':id')
+  @Operation('appendDropTusUpload')
+  patch(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.tus.serve(slug, id, req, reply);
+  }
+
+  @Delete(':id')
+  @Operation('deleteDropTusUpload')
+  remove(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.tus.serve(slug, id, req, reply);
+  }
+}

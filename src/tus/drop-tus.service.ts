@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Server } from '@tus/server';
+import type { Upload } from '@tus/utils';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ApiError } from '../common/api-error';
+import { newId } from '../common/ids';
+import { AppConfig, publicBaseUrl } from '../config/config';
+import { MB } from '../config/plans';
+import type { Drop } from '../drops/drop.entity';
+import { DropsService } from '../drops/drops.service';
+import { IntakeService, senderFields } from '../submissions/intake.service';
+import { FirstBytesStore } from './first-bytes-store';
+import { handleTus } from './tus-bridge';
+import { buildTusServer, declaredLength, findUpload, sniffStored, SUBMISSION_ID_HEADER, uploadMetadata } from './tus-server';
+import { TUS_STORAGE } from './tus-storage.provider';
+import type { TusStorage } from './tus-store';
+
+/**
+ * tus uploads to a drop (`/v1/public/drops/{slug}/tus[/{id}]`), with the single POST's intake rules
+ * at the earliest point: drop open and sender fields and declared size at creation, the sniffed
+ * kind on the first bytes, and the submission — counters, webhook, auto-conversion, via
+ * IntakeService — once the last byte is stored. Incomplete bytes never count toward the drop.
+ */
+@Injectable()
+export class DropTusService {
+  /** The drop the current tus request is for, read by the hooks tus calls during it. */
+  private readonly current = new AsyncLocalStorage<Drop>();
+  private readonly server: Server;
+
+  constructor(
+    @Inject(TUS_STORAGE) private readonly tus: TusStorage,
+    private readonly intake: IntakeService,
+    private readonly drops: DropsService,
+    config: AppConfig,
+  ) {
+    const store = new FirstBytesStore(tus.store, (_upload, sniffed) => this.intake.checkKind(this.drop(), sniffed));
+    this.server = buildTusServer(store, publicBaseUrl(config), {
+      namingFunction: () => newId('obj'),
+      maxSize: () => this.drop().maxFileSizeMB * MB,
+      onUploadCreate: async (_req, upload) => ({ metadata: { ...upload.metadata, dropId: this.drop().id } }),
+      onUploadFinish: async (_req, upload) => ({ headers: { [SUBMISSION_ID_HEADER]: await this.finish(upload) } }),
+    });
+  }
+
+  /** POST: refuses a closed drop, bad sender fields or an oversize declared length before tus creates anything. */
+  async create(slug: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const drop = await this.intake.openDrop(slug);
+    const metadata = uploadMetadata(req);
+    if (!metadata.filename?.trim()) {
+      throw ApiError.validation('Upload-Metadata must name the file: filename is required.', [{ path: 'header/Upload-Metadata/filename', message: 'is required' }]);
+    }
+    this.intake.checkSenderFields(drop, senderFields(metadata));
+    const length = declaredLength(req);
+    if (length !== undefined && length > drop.maxFileSizeMB * MB) throw this.intake.tooLarge(drop);
+    return this.current.run(drop, () => handleTus(this.server, req, reply));
+  }
+
+  /** HEAD, PATCH, DELETE of an upload of this drop; another drop's upload id is a 404. */
+  async serve(slug: string, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    // Bytes go only to a drop that still accepts them; an offset or a cancel works on any existing drop.
+    const drop = req.method === 'PATCH' ? await this.intake.openDrop(slug) : await this.drops.findBySlug(slug);
+    const upload = await findUpload(this.tus.store, id);
+    if (upload && upload.metadata?.dropId !== drop.id) throw ApiError.notFound('Upload');
+    return this.current.run(drop, () => handleTus(this.server, req, reply));
+  }
+
+  private drop(): Drop {
+    const drop = this.current.getStore();
+    if (!drop) throw new Error('tus hook called outside a drop request');
+    return drop;
+  }
+
+  /** The last byte is stored: the file becomes a submission. Returns its id. */
+  private async finish(upload: Upload): Promise<string> {
+    const drop = this.drop();
+    const sniffed = await sniffStored(this.tus.store, upload.id);
+    try {
+      this.intake.checkKind(drop, sniffed);
+    } catch (err) {
+      await this.tus.store.remove(upload.id).catch(() => undefined);
+      throw err;
+    }
+    await this.tus.adopt(upload.id);
+    const metadata = (upload.metadata ?? {}) as Record<string, string>;
+    const submission = await this.intake.createFromStored(drop, senderFields(metadata), metadata.filename ?? 'file', {
+      storageKey: upload.id,
+      size: upload.size ?? upload.offset,
+      mime: sniffed.mime,
+      kind: sniffed.kind,
+    });
+    return submission.id;
+  }
+}

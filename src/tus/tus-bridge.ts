@@ -1,0 +1,60 @@
+import type { Server } from '@tus/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../common/api-error';
+
+// srvx (@tus/server's own request adapter) ships only ESM types, which our CommonJS resolution cannot read.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { NodeRequest } = require('srvx/node') as { NodeRequest: new (init: { req: IncomingMessage; res: ServerResponse }) => Request };
+
+/** The error codes of the tus protocol's own refusals (status → code), documented in openapi.yaml. */
+const TUS_ERROR_CODES: Record<number, string> = {
+  400: 'invalid_tus_request',
+  403: 'invalid_tus_request',
+  404: 'not_found',
+  409: 'offset_mismatch',
+  410: 'upload_expired',
+  412: 'tus_version_unsupported',
+  413: 'file_too_large',
+  415: 'unsupported_media_type',
+  460: 'checksum_mismatch',
+};
+
+/**
+ * Throwable from a tus hook or store: @tus/server answers with `status_code` and `body`, here the
+ * same `{error:{code,message}}` envelope every other endpoint sends.
+ */
+export function tusError(err: ApiError): { status_code: number; body: string } {
+  return { status_code: err.status, body: JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) };
+}
+
+/** Hook and store errors as @tus/server sends them: ApiErrors become the envelope, others stay 500s. */
+export function asTusError(err: unknown): unknown {
+  return err instanceof ApiError ? tusError(err) : err;
+}
+
+/**
+ * Runs one tus request through @tus/server on Fastify's raw request (the body is left unread by
+ * the `application/offset+octet-stream` parser, so tus streams it to the store) and sends the
+ * answer through Fastify. Plain-text protocol errors become the JSON envelope.
+ */
+export async function handleTus(server: Server, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const response = await server.handleWeb(new NodeRequest({ req: req.raw, res: reply.raw }));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') headers[name] = value;
+  });
+  reply.status(response.status).headers(headers);
+  if (response.status < 400) return reply.send(response.status === 204 ? undefined : await response.text());
+  const text = await response.text();
+  // The rest of a refused PATCH body is not worth reading.
+  if (req.method === 'PATCH' || req.method === 'POST') reply.header('connection', 'close');
+  return reply.header('content-type', 'application/json').send(envelope(response.status, text));
+}
+
+function envelope(status: number, text: string): string {
+  if (text.startsWith('{"error"')) return text;
+  const code = TUS_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'invalid_tus_request');
+  const message = status >= 500 ? 'Something went wrong while storing the upload. Please try again.' : text.trim() || `tus request refused (${status}).`;
+  return JSON.stringify({ error: { code, message } });
+}

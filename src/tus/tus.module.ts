@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { DropsModule } from '../drops/drops.module';
+import { SubmissionsModule } from '../submissions/submissions.module';
+import { UploadsModule } from '../uploads/uploads.module';
+import { DropTusController } from './drop-tus.controller';
+import { DropTusService } from './drop-tus.service';
+import { TusSweeper } from './tus-sweeper';
+import { tusStorageProvider } from './tus-storage.provider';
+import { UploadTusController } from './upload-tus.controller';
+import { UploadTusService } from './upload-tus.service';
+
+/** Resumable uploads (tus 1.0) for drops and for the jobs API, over the configured storage. */
+@Module({
+  imports: [DropsModule, SubmissionsModule, UploadsModule],
+  controllers: [DropTusController, UploadTusController],
+  providers: [tusStorageProvider, DropTusService, UploadTusService, TusSweeper],
+})
+export class TusModule {}

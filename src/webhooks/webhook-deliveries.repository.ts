@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import type { CursorPosition } from '../common/cursor';
+import { firstRow, rows } from '../database/sql';
+import { type WebhookAttemptRecord, WebhookDelivery } from './webhook-delivery.entity';
+
+const COLUMNS = `id, account_id AS "accountId", event_type AS "eventType", url, message_id AS "messageId", body, status,
+  attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`;
+
+/** The webhook_deliveries table: every event, its attempts and its next planned attempt. */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>) {}
+
+  async insert(d: Omit<WebhookDelivery, 'createdAt' | 'attempts' | 'status'>): Promise<WebhookDelivery> {
+    return (await firstRow<WebhookDelivery>(
+      this.deliveries.manager,
+      `INSERT INTO webhook_deliveries (id, account_id, event_type, url, message_id, body, status, attempts, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', '[]', $7) RETURNING ${COLUMNS}`,
+      [d.id, d.accountId, d.eventType, d.url, d.messageId, d.body, d.nextAttemptAt],
+    ))!;
+  }
+
+  findById(id: string): Promise<WebhookDelivery | undefined> {
+    return firstRow<WebhookDelivery>(this.deliveries.manager, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
+  }
+
+  findForAccount(id: string, accountId: string): Promise<WebhookDelivery | undefined> {
+    return firstRow<WebhookDelivery>(this.deliveries.manager, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  }
+
+  listForAccount(accountId: string, take: number, after: CursorPosition | undefined, status?: WebhookDelivery['status']): Promise<WebhookDelivery[]> {
+    return rows<WebhookDelivery>(
+      this.deliveries.manager,
+      `SELECT ${COLUMNS} FROM webhook_deliveries
+       WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text)) AND ($4::text IS NULL OR status = $4)
+       ORDER BY created_at DESC, id DESC LIMIT $5`,
+      [accountId, after?.createdAt ?? null, after?.id ?? null, status ?? null, take],
+    );
+  }
+
+  /**
+   * Appends one attempt in one statement and returns how many there are now. Writing back
+   * `[...attempts, attempt]` lost records when two sends of one delivery overlapped (replays while
+   * a retry is pending: each read the same list and the last write won).
+   */
+  async appendAttempt(id: string, attempt: WebhookAttemptRecord): Promise<number | undefined> {
+    const row = await firstRow<{ count: number }>(
+      this.deliveries.manager,
+      'UPDATE webhook_deliveries SET attempts = attempts || $2::jsonb WHERE id = $1 RETURNING jsonb_array_length(attempts) AS count',
+      [id, JSON.stringify([attempt])],
+    );
+    return row?.count;
+  }
+
+  async succeed(id: string): Promise<void> {
+    await this.deliveries.update({ id }, { status: 'succeeded', nextAttemptAt: null });
+  }
+
+  /** Only a still-pending delivery fails: an overlapping send may have settled it. */
+  async fail(id: string): Promise<void> {
+    await this.deliveries.update({ id, status: 'pending' }, { status: 'failed', nextAttemptAt: null });
+  }
+
+  /** Plans the next attempt of a still-pending delivery; false when it was settled meanwhile. */
+  async planAttempt(id: string, at: Date): Promise<boolean> {
+    return Boolean((await this.deliveries.update({ id, status: 'pending' }, { nextAttemptAt: at })).affected);
+  }
+
+  /** Back to pending whatever its state (a replay). */
+  async reopen(id: string, at: Date): Promise<WebhookDelivery | undefined> {
+    await this.deliveries.update({ id }, { status: 'pending', nextAttemptAt: at });
+    return this.findById(id);
+  }
+
+  /** Pending deliveries whose planned attempt is older than `before` (their queue entry was lost). */
+  findOverdue(before: Date, limit: number): Promise<WebhookDelivery[]> {
+    return rows<WebhookDelivery>(this.deliveries.manager, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < $1 LIMIT $2`, [before, limit]);
+  }
+}

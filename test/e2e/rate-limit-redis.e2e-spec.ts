@@ -1,0 +1,68 @@
+import Redis from 'ioredis';
+import { startPrivateRedis } from '../support/private-redis';
+import { startTestApp, type TestApp, uniqueSlug } from '../support/test-app';
+
+/** Redis commands run since `CONFIG RESETSTAT`, by name (INFO commandstats), minus the probe's own. */
+async function commandCalls(redis: Redis): Promise<Record<string, number>> {
+  const info = await redis.info('commandstats');
+  const calls: Record<string, number> = {};
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[m[1]] = Number(m[2]);
+  for (const own of ['info', 'config|resetstat', 'config']) delete calls[own];
+  return calls;
+}
+
+/** Issue 9 item 3: an authenticated plain read costs one Redis round trip (the rate limit), nothing more. */
+describe('Redis per request', () => {
+  let redisServer: Awaited<ReturnType<typeof startPrivateRedis>>;
+  let redis: Redis;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    redisServer = await startPrivateRedis();
+    t = await startTestApp({ REDIS_URL: redisServer.url });
+    redis = new Redis(redisServer.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await t?.close();
+    redisServer?.stop();
+  });
+
+  it('a key over its limit is refused from memory for the rest of its window, without Redis', async () => {
+    const tenant = await t.newTenant({ plan: 'free' });
+    // 5/s: a 6th request within one window is refused by Redis's count and blocks the key in
+    // memory until that window ends. Bursts until one is refused (a slow machine may straddle windows).
+    const deadline = Date.now() + 30_000;
+    let limited = false;
+    while (!limited && Date.now() < deadline) {
+      const burst = await Promise.all(Array.from({ length: 8 }, () => tenant.client.GET('/v1/drops')));
+      expect(burst.every((r) => r.response.status === 200 || r.response.status === 429)).toBe(true);
+      limited = burst.some((r) => r.response.status === 429);
+    }
+    expect(limited).toBe(true);
+    await redis.config('RESETSTAT');
+    const { response, error } = await tenant.client.GET('/v1/drops');
+    const calls = await commandCalls(redis);
+    // Unless the 1 s window ended meanwhile (a slow machine), the answer came from memory.
+    if (response.status === 429) {
+      expect(error).toMatchObject({ error: { code: 'rate_limited' } });
+      expect(calls).toEqual({});
+    } else {
+      expect(calls.evalsha).toBe(1);
+    }
+  });
+
+  it('GET /v1/drops/{slug} makes exactly one Redis round trip (EVALSHA of the rate limiter)', async () => {
+    const tenant = await t.newTenant({ plan: 'max' });
+    const slug = uniqueSlug('rl');
+    expect((await tenant.client.POST('/v1/drops', { body: { name: 'Redis calls', slug } })).response.status).toBe(201);
+    await redis.config('RESETSTAT');
+    for (let i = 0; i < 10; i++) {
+      const { response } = await tenant.client.GET('/v1/drops/{slug}', { params: { path: { slug } } });
+      expect(response.status).toBe(200);
+    }
+    // One EVALSHA per request from the app; commandstats also counts the three commands the
+    // limiter's Lua script runs inside Redis (set NX, incrby, pttl) — no round trips of their own.
+    expect(await commandCalls(redis)).toEqual({ evalsha: 10, set: 10, incrby: 10, pttl: 10 });
+  });
+});

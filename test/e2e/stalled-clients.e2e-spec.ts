@@ -1,0 +1,105 @@
+import { connect } from 'node:net';
+import { request } from 'node:http';
+import { Readable } from 'node:stream';
+import { eventually, form, ownerSnapshot, png, removeDir, sendStream, storedFiles, submit, tempStorageDir } from '../support/intake';
+import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+
+/**
+ * Stalled and slow clients: an upload that stops sending is cut off after UPLOAD_IDLE_TIMEOUT_S
+ * and leaves nothing; headers trickled in byte by byte are cut off too; one address may have only
+ * PUBLIC_UPLOADS_PER_IP uploads in progress.
+ */
+describe('stalled and slow clients', () => {
+  let t: TestApp;
+  let owner: Tenant;
+  let dir: string;
+  let slug: string;
+  const port = () => Number(new URL(t.baseUrl).port);
+
+  beforeAll(async () => {
+    dir = await tempStorageDir('stalled');
+    t = await startTestApp({ STORAGE_DIR: dir, UPLOAD_IDLE_TIMEOUT_S: '1', PUBLIC_UPLOADS_PER_IP: '2' });
+    owner = await t.newTenant();
+    slug = uniqueSlug();
+    await owner.client.POST('/v1/drops', { body: { name: 'stalls', slug } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await removeDir(dir);
+  });
+
+  /** A multipart upload that sends its preamble and 5 KB of the file, then nothing more, ever. */
+  function stalledBody(): { body: Readable; contentType: string } {
+    const boundary = 'stall';
+    const body = new Readable({ read() {} });
+    body.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    body.push(Buffer.alloc(5 * 1024, 7));
+    return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+  }
+
+  it('an upload that stops sending is cut off, its partial file removed, nothing counted', async () => {
+    const { body, contentType } = stalledBody();
+    // Resolves once the server answers or cuts the connection: without an idle timeout, never.
+    const answer = await sendStream(t, slug, body, contentType);
+    expect(answer.status === null || answer.status >= 400).toBe(true);
+    body.destroy();
+    expect(await eventually(async () => (await storedFiles(dir)).length === 0, 10_000)).toBe(true);
+    const snapshot = await ownerSnapshot(owner, slug);
+    expect(snapshot).toMatchObject({ submissionCount: 0, totalBytes: 0, ids: [] });
+  });
+
+  it('headers trickled in a byte at a time are cut off (header timeout)', async () => {
+    const socket = connect(port(), '127.0.0.1');
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => undefined);
+    socket.on('data', () => undefined);
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n`);
+    // A byte every 200 ms keeps the socket busy, so only a header deadline can end it.
+    const trickle = setInterval(() => !closed && socket.write('X'), 200);
+    try {
+      expect(await eventually(async () => closed, 30_000, 100)).toBe(true);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+  });
+
+  it('a third upload from one address while two are in progress is 429 too_many_uploads; a freed slot admits the next', async () => {
+    const stalled = [0, 1].map(() => {
+      const { body, contentType } = stalledBody();
+      // Slow, not stalled: a byte every 200 ms keeps these within the idle timeout.
+      const drip = setInterval(() => body.push(Buffer.alloc(1, 7)), 200);
+      body.on('close', () => clearInterval(drip));
+      const req = request(`${t.baseUrl}/v1/public/drops/${slug}/submissions`, { method: 'POST', headers: { 'content-type': contentType } });
+      req.on('error', () => undefined);
+      body.pipe(req);
+      return { req, body };
+    });
+    const file = await png();
+    // The two stalled uploads hold their slots once the server has their headers.
+    const refused = await eventually(
+      async () => {
+        const answer = await submit(t, slug, form({}, { data: file, name: 'p.png', type: 'image/png' }));
+        return answer.status === 429 ? answer : undefined;
+      },
+      10_000,
+      20,
+    );
+    expect(refused?.body.error.code).toBe('too_many_uploads');
+    expect(refused?.headers?.get('retry-after')).toBe('1');
+    for (const s of stalled) {
+      s.body.destroy();
+      s.req.destroy();
+    }
+    const admitted = await eventually(
+      async () => {
+        const answer = await submit(t, slug, form({}, { data: file, name: 'p.png', type: 'image/png' }));
+        return answer.status === 201 ? answer : undefined;
+      },
+      10_000,
+      50,
+    );
+    expect(admitted?.status).toBe(201);
+  });
+});

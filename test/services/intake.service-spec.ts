@@ -1,0 +1,118 @@
+import type { TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { newId } from '../../src/common/ids';
+import { Contract } from '../../src/contract/contract';
+import { CreditsService } from '../../src/credits/credits.service';
+import type { Drop } from '../../src/drops/drop.entity';
+import { DropsRepository } from '../../src/drops/drops.repository';
+import { IdempotencyService } from '../../src/jobs/idempotency.service';
+import { JobAdmission } from '../../src/jobs/job-admission';
+import { JobQueue } from '../../src/jobs/job-queue';
+import { STORAGE } from '../../src/storage/storage.driver';
+import { AutoConvertService } from '../../src/submissions/auto-convert.service';
+import { IntakeService } from '../../src/submissions/intake.service';
+import { SubmissionEvents } from '../../src/submissions/submission-events';
+import { SubmissionsService } from '../../src/submissions/submissions.service';
+import { DropsService } from '../../src/drops/drops.service';
+import { balanceOf, serviceModule, tenant } from './service-module';
+
+/** Drop counters and the intake transaction (counters, conversion job, row) on the real Postgres. */
+describe('IntakeService.record and drop counters', () => {
+  let module: TestingModule;
+  let intake: IntakeService;
+  let drops: DropsRepository;
+  let db: DataSource;
+  const queued: string[] = [];
+  const deletedFiles: string[] = [];
+
+  beforeAll(async () => {
+    const queue = { prefix: 'bull:services-test', add: async (_q: string, id: string) => void queued.push(id), remove: async () => undefined };
+    const storage = { deleteMany: async (keys: string[]) => void deletedFiles.push(...keys), delete: async (key: string) => void deletedFiles.push(key) };
+    ({ module } = await serviceModule([
+      IntakeService,
+      SubmissionsService,
+      DropsService,
+      AutoConvertService,
+      JobAdmission,
+      CreditsService,
+      IdempotencyService,
+      { provide: Contract, useFactory: () => new Contract() },
+      { provide: JobQueue, useValue: queue },
+      { provide: STORAGE, useValue: storage },
+      { provide: SubmissionEvents, useValue: { created: async () => undefined } },
+    ]));
+    intake = module.get(IntakeService);
+    drops = module.get(DropsRepository);
+    db = module.get(DataSource);
+  });
+  afterAll(() => module.close());
+
+  async function newDrop(accountId: string, settings: Partial<Drop> = {}): Promise<Drop> {
+    const id = newId('drp');
+    await drops.insert({
+      id,
+      accountId,
+      slug: `svc-${id.slice(4).toLowerCase()}`,
+      name: 'd',
+      description: '',
+      emoji: null,
+      accentColor: null,
+      isActive: true,
+      allowedKinds: 'any',
+      maxFileSizeMB: 25,
+      requireSenderEmail: false,
+      requireMessage: false,
+      autoConvertTo: null,
+      autoCompress: false,
+      webhookUrl: null,
+      expiresAt: null,
+      submissionCount: 0,
+      totalBytes: 0,
+      ...settings,
+    });
+    return (await drops.findById(id))!;
+  }
+  const png = (size: number) => ({ storageKey: newId('obj'), size, mime: 'image/png', kind: 'image' as const });
+
+  it('counts concurrent arrivals exactly, and a deletion takes its file and bytes off once', async () => {
+    const { account } = await tenant(module);
+    const drop = await newDrop(account.id);
+    const recorded = await Promise.all(Array.from({ length: 8 }, (_, i) => intake.record(drop, {}, `f${i}.png`, png(100 + i))));
+    expect(await drops.findById(drop.id)).toMatchObject({ submissionCount: 8, totalBytes: 8 * 100 + 28 });
+
+    const victim = recorded[3].submission;
+    const submissions = module.get(SubmissionsService);
+    const outcomes = await Promise.allSettled([submissions.delete(drop, victim.id), submissions.delete(drop, victim.id)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ status: 404 });
+    expect(await drops.findById(drop.id)).toMatchObject({ submissionCount: 7, totalBytes: 8 * 100 + 28 - 103 });
+    expect(deletedFiles).toContain(victim.storageKey);
+  });
+
+  it('a drop deleted before the row commits: 404 and no row', async () => {
+    const { account } = await tenant(module);
+    const drop = await newDrop(account.id);
+    await module.get(DropsService).delete(account.id, drop.slug);
+    await expect(intake.record(drop, {}, 'late.png', png(10))).rejects.toMatchObject({ status: 404 });
+    expect(await db.query('SELECT id FROM submissions WHERE drop_id = $1', [drop.id])).toEqual([]);
+  });
+
+  it('an auto-converting drop: the row is born processing with its paid, queued-later job', async () => {
+    const { account } = await tenant(module, { credits: 3 });
+    const drop = await newDrop(account.id, { autoConvertTo: 'webp' });
+    const { submission, conversion } = await intake.record(drop, { senderName: 'Ann' }, 'holiday.png', png(50));
+    expect(submission).toMatchObject({ status: 'processing', senderName: 'Ann', fileName: 'holiday.png' });
+    expect(conversion).toMatchObject({ submissionId: submission.id, apiKeyId: null, tool: 'image-convert', input: { storageKey: submission.storageKey, fileName: 'holiday.png' } });
+    expect(await balanceOf(module, account.id)).toBe(3 - conversion!.cost);
+  });
+
+  it('an owner without credits: the row is born ready, nothing is charged or undone', async () => {
+    const { account } = await tenant(module, { credits: 0 });
+    const drop = await newDrop(account.id, { autoConvertTo: 'webp' });
+    const { submission, conversion } = await intake.record(drop, {}, 'holiday.png', png(50));
+    expect(submission.status).toBe('ready');
+    expect(conversion).toBeUndefined();
+    expect(await db.query('SELECT id FROM jobs WHERE account_id = $1', [account.id])).toEqual([]);
+    expect(await drops.findById(drop.id)).toMatchObject({ submissionCount: 1, totalBytes: 50 });
+  });
+});

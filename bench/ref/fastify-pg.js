@@ -20,9 +20,4 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).catch((err
   console.error(err);
   process.exit(1);
 });
-process.on('SIGTERM', () =>
-  fastify
-    .close()
-    .then(() => pool.end())
-    .finally(() => process.exit(0)),
-);
+process.on('SIGTERM', () => fastify.close().then(() => pool.end()).finally(() => process.exit(0)));

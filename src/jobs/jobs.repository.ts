@@ -60,6 +60,22 @@ export class JobsRepository {
     return row!.count;
   }
 
+  /**
+   * How many of this job's account's jobs on its queue are ahead of it (queued or running, created
+   * before it): its fair-share rank, which becomes its BullMQ priority (JobQueue). 0 for an unknown job.
+   */
+  async fairShareRank(jobId: string): Promise<number> {
+    const row = await firstRow<{ rank: number }>(
+      this.db,
+      `SELECT count(ahead.id)::int AS rank FROM jobs me
+       LEFT JOIN jobs ahead ON ahead.account_id = me.account_id AND ahead.queue = me.queue AND ahead.state IN ('queued', 'running')
+         AND NOT ahead.waiting_for_slot AND (ahead.created_at, ahead.id) < (me.created_at, me.id)
+       WHERE me.id = $1`,
+      [jobId],
+    );
+    return row?.rank ?? 0;
+  }
+
   /** Up to `count` of the account's waiting jobs, oldest first, take their slot (inside the caller's account lock). */
   takeSlots(tx: Db, accountId: string, count: number): Promise<Job[]> {
     return rows<Job>(

@@ -149,11 +149,14 @@ export class JobsRepository {
     return row !== undefined;
   }
 
-  /** Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile. */
+  /**
+   * Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile.
+   * Like `fail`, it records in the same statement that the job's consequences are pending (JobEvents.settle).
+   */
   complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<Job | undefined> {
     return firstRow<Job>(
       this.db,
-      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4
+      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = true
        WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}`,
       [id, outputKey, JSON.stringify(result), at],
     );
@@ -163,10 +166,24 @@ export class JobsRepository {
   fail(tx: Db, id: string, code: string, message: string, at: Date): Promise<Job | undefined> {
     return firstRow<Job>(
       tx,
-      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4
+      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4, consequences_pending = true
        WHERE id = $1 AND state IN ('queued', 'running') RETURNING ${COLUMNS}`,
       [id, code, message, at],
     );
+  }
+
+  /** The job's consequences ran (JobEvents.settle): nothing left for the sweeper. */
+  async markConsequencesDone(id: string): Promise<void> {
+    await this.db.query('UPDATE jobs SET consequences_pending = false WHERE id = $1 AND consequences_pending', [id]);
+  }
+
+  /** Ended before `before` with consequences still pending (they threw, or the worker died): the sweeper's to redeliver. */
+  findConsequencesPending(queuePrefix: string, before: Date, limit: number): Promise<Job[]> {
+    return rows<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE consequences_pending AND finished_at < $1 AND ${OWN_JOBS} ORDER BY finished_at LIMIT $2`, [
+      before,
+      limit,
+      queuePrefix,
+    ]);
   }
 
   /** Back in line for a BullMQ retry, released by its run. */

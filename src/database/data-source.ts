@@ -17,6 +17,7 @@ import { AuthNotify1763900000000 } from './migrations/1763900000000-auth-notify'
 import { WebhookSecretRotation1763950000000 } from './migrations/1763950000000-webhook-secret-rotation';
 import { JobWaitingForSlot1764000000100 } from './migrations/1764000000100-job-waiting-for-slot';
 import { JobRunLease1764000000101 } from './migrations/1764000000101-job-run-lease';
+import { JobConsequences1764000000102 } from './migrations/1764000000102-job-consequences';
 import { Job } from '../jobs/job.entity';
 import { Upload } from '../uploads/upload.entity';
 
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   WebhookSecretRotation1763950000000,
   JobWaitingForSlot1764000000100,
   JobRunLease1764000000101,
+  JobConsequences1764000000102,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix, QUEUES } from '../queue/queue.module';
+import { JobsRepository } from './jobs.repository';
 
 export interface MediaJobData {
   jobId: string;
@@ -11,10 +12,18 @@ export interface MediaJobData {
 /** How long a submission waits for Redis before answering 500 `enqueue_failed`. */
 export const ENQUEUE_TIMEOUT_MS = 3000;
 
+/** BullMQ's lowest priority (its largest number). */
+const MAX_PRIORITY = 2_097_152;
+
 /**
  * The only place media jobs meet BullMQ. The BullMQ job id is the Dropline job id, so adding
  * the same job twice (request path and sweeper) queues it once. Retries: a worker crash or a
  * transient input error is retried twice with backoff; permanent errors fail at once (see JobRunner).
+ *
+ * Fair share between accounts: every job gets a BullMQ priority of 1 + its rank among its account's
+ * jobs in flight on that queue (JobsRepository.fairShareRank), so an account's n-th waiting job
+ * runs after every other account's n-th: a second account's first job overtakes a first account's
+ * backlog instead of waiting for all of it. Every job has a priority (BullMQ serves jobs without one first).
  */
 export const MEDIA_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
@@ -34,17 +43,22 @@ export class JobQueue {
     @InjectQueue(QUEUES.video) video: Queue<MediaJobData>,
     @InjectQueue(QUEUES.audio) audio: Queue<MediaJobData>,
     config: AppConfig,
+    private readonly jobs: JobsRepository,
   ) {
     this.queues = { [QUEUES.image]: image, [QUEUES.video]: video, [QUEUES.audio]: audio };
     this.prefix = deploymentPrefix(config);
   }
 
-  /** Rejects after ENQUEUE_TIMEOUT_MS rather than waiting for Redis to come back. */
+  /**
+   * Queues a committed job at its fair-share priority (a re-enqueue by the sweeper too: the rank
+   * counts the jobs created before it). Rejects after ENQUEUE_TIMEOUT_MS rather than waiting for Redis to come back.
+   */
   async add(queue: string, jobId: string): Promise<void> {
+    const priority = Math.min(MAX_PRIORITY, 1 + (await this.jobs.fairShareRank(jobId)));
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.queues[queue].add('run', { jobId }, { ...MEDIA_JOB_OPTIONS, jobId }),
+        this.queues[queue].add('run', { jobId }, { ...MEDIA_JOB_OPTIONS, jobId, priority }),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('queue did not answer in time')), ENQUEUE_TIMEOUT_MS))),
       ]);
     } finally {

@@ -41,7 +41,8 @@ class JobFailure extends Error {
  * output, record the result. Permanent errors (not media, too large, blocked URL) fail the job
  * at once and refund it; transient ones (network, storage, a killed worker) go back to BullMQ,
  * which retries with backoff, and the last attempt fails and refunds. A run commits two state
- * writes (running, then completed or failed), each one `UPDATE … RETURNING` whose row feeds what follows.
+ * writes (running, then completed or failed), each one `UPDATE … RETURNING` whose row feeds what
+ * follows; the final one also marks the job's consequences pending until JobEvents.settle ran them.
  */
 @Injectable()
 export class JobRunner {
@@ -98,7 +99,7 @@ export class JobRunner {
       }
       this.logger.log({ jobId: job.id, tool: job.tool, outputSize: output.size }, 'Job completed');
       recordJobFinished(completed);
-      await this.events.finished(completed);
+      await this.events.settle(completed);
     } catch (err) {
       const failure = toFailure(err);
       const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
@@ -144,7 +145,7 @@ export class JobRunner {
     });
     if (!failed) return;
     recordJobFinished(failed);
-    await this.events.finished({ ...failed, refunded: true });
+    await this.events.settle({ ...failed, refunded: true });
   }
 
   private async fetchInput(job: Job, dir: string): Promise<{ path: string; name: string }> {

@@ -8,6 +8,7 @@ import { Clock } from '../common/clock';
 import { QUEUES } from '../queue/queue.module';
 import { UploadsService } from '../uploads/uploads.service';
 import { JobAdmission } from './job-admission';
+import { JobEvents } from './job-events';
 import { JobQueue } from './job-queue';
 import { JobRunner } from './job-runner';
 import { JobsRepository } from './jobs.repository';
@@ -16,12 +17,15 @@ const SWEEP_EVERY_MS = 15_000;
 const STALE_TEMP_MS = 3600_000;
 /** A row younger than this may still be between its commit and its enqueue. */
 const ENQUEUE_GRACE_MS = 10_000;
+/** A job ended this long ago whose consequences are still pending lost them (they threw, or its worker died). */
+export const CONSEQUENCES_GRACE_MS = 30_000;
 
 /**
  * Runs in every worker. Postgres is the truth about jobs, so the sweeper reconciles it with the
  * queue: an accepted job whose enqueue never happened (the API died in between) is enqueued, and so
  * is one the queue has lost (Redis restarted empty or flushed); a job the queue has failed (stalled
- * too often) or finished without its result reaching Postgres is failed and refunded. It sees only
+ * too often) or finished without its result reaching Postgres is failed and refunded; a finished
+ * job whose consequences (JobEvents) are still pending has them delivered again. It sees only
  * its own deployment's jobs (`queue_prefix`): another deployment sharing the database owns the rest.
  */
 @Injectable()
@@ -40,6 +44,7 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly uploads: UploadsService,
     private readonly clock: Clock,
     private readonly admission: JobAdmission,
+    private readonly events: JobEvents,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -73,6 +78,7 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
       await this.enqueueForgotten();
       await this.promoteWaiting();
       await this.failLost();
+      await this.settleConsequences();
       await this.uploads.purgeExpired();
     } catch (err) {
       this.logger.warn(`Sweep failed: ${(err as Error).message}`);
@@ -93,6 +99,14 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
   /** A slot freed whose promotion was lost (the worker died right after the job ended). */
   private async promoteWaiting(): Promise<void> {
     for (const accountId of await this.jobs.accountsWaiting(this.queue.prefix, 200)) await this.admission.promoteWaiting(accountId);
+  }
+
+  /** The outbox's redelivery: at least once, each consequence being idempotent (JobEvents). */
+  private async settleConsequences(): Promise<void> {
+    const rows = await this.jobs.findConsequencesPending(this.queue.prefix, new Date(this.clock.now().getTime() - CONSEQUENCES_GRACE_MS), 200);
+    for (const job of rows) {
+      if (await this.events.settle(job)) this.logger.warn(`Job ${job.id} ended ${job.state} but its consequences were pending: delivered again`);
+    }
   }
 
   private async failLost(): Promise<void> {

@@ -60,6 +60,22 @@ export class JobsRepository {
     return row!.count;
   }
 
+  /**
+   * How many of this job's account's jobs on its queue are ahead of it (queued or running, created
+   * before it): its fair-share rank, which becomes its BullMQ priority (JobQueue). 0 for an unknown job.
+   */
+  async fairShareRank(jobId: string): Promise<number> {
+    const row = await firstRow<{ rank: number }>(
+      this.db,
+      `SELECT count(ahead.id)::int AS rank FROM jobs me
+       LEFT JOIN jobs ahead ON ahead.account_id = me.account_id AND ahead.queue = me.queue AND ahead.state IN ('queued', 'running')
+         AND NOT ahead.waiting_for_slot AND (ahead.created_at, ahead.id) < (me.created_at, me.id)
+       WHERE me.id = $1`,
+      [jobId],
+    );
+    return row?.rank ?? 0;
+  }
+
   /** Up to `count` of the account's waiting jobs, oldest first, take their slot (inside the caller's account lock). */
   takeSlots(tx: Db, accountId: string, count: number): Promise<Job[]> {
     return rows<Job>(
@@ -133,11 +149,14 @@ export class JobsRepository {
     return row !== undefined;
   }
 
-  /** Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile. */
+  /**
+   * Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile.
+   * Like `fail`, it records in the same statement that the job's consequences are pending (JobEvents.settle).
+   */
   complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<Job | undefined> {
     return firstRow<Job>(
       this.db,
-      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4
+      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = true
        WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}`,
       [id, outputKey, JSON.stringify(result), at],
     );
@@ -147,10 +166,24 @@ export class JobsRepository {
   fail(tx: Db, id: string, code: string, message: string, at: Date): Promise<Job | undefined> {
     return firstRow<Job>(
       tx,
-      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4
+      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4, consequences_pending = true
        WHERE id = $1 AND state IN ('queued', 'running') RETURNING ${COLUMNS}`,
       [id, code, message, at],
     );
+  }
+
+  /** The job's consequences ran (JobEvents.settle): nothing left for the sweeper. */
+  async markConsequencesDone(id: string): Promise<void> {
+    await this.db.query('UPDATE jobs SET consequences_pending = false WHERE id = $1 AND consequences_pending', [id]);
+  }
+
+  /** Ended before `before` with consequences still pending (they threw, or the worker died): the sweeper's to redeliver. */
+  findConsequencesPending(queuePrefix: string, before: Date, limit: number): Promise<Job[]> {
+    return rows<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE consequences_pending AND finished_at < $1 AND ${OWN_JOBS} ORDER BY finished_at LIMIT $2`, [
+      before,
+      limit,
+      queuePrefix,
+    ]);
   }
 
   /** Back in line for a BullMQ retry, released by its run. */

@@ -10,6 +10,8 @@ import { SubmissionsRepository } from './submissions.repository';
 /**
  * In the worker: when an auto-conversion job ends, the submission becomes `ready` with its
  * processed file, or `failed` (the original stays downloadable), and `submission.processed` is sent.
+ * A job's end may be heard twice (JobEvents.settle redelivers): the update writes the same values
+ * again and the event is recorded once.
  */
 @Injectable()
 export class ProcessedListener implements OnModuleInit {

@@ -17,11 +17,15 @@ export class SubmissionEvents {
     });
   }
 
+  /** Once per submission: a redelivered job consequence (JobEvents.settle) sends no second event. */
   async processed(drop: Drop, submission: Submission): Promise<void> {
     if (!drop.webhookUrl) return;
-    await this.webhooks.emit(drop.accountId, drop.webhookUrl, 'submission.processed', {
-      drop: { slug: drop.slug, name: drop.name },
-      submission: toSubmissionView(submission),
-    });
+    await this.webhooks.emit(
+      drop.accountId,
+      drop.webhookUrl,
+      'submission.processed',
+      { drop: { slug: drop.slug, name: drop.name }, submission: toSubmissionView(submission) },
+      `submission.processed:${submission.id}`,
+    );
   }
 }

@@ -13,13 +13,17 @@ const COLUMNS = `id, account_id AS "accountId", event_type AS "eventType", url, 
 export class WebhookDeliveriesRepository {
   constructor(@InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>) {}
 
-  async insert(d: Omit<WebhookDelivery, 'createdAt' | 'attempts' | 'status'>): Promise<WebhookDelivery> {
-    return (await firstRow<WebhookDelivery>(
+  /**
+   * Records an event's delivery. With an `eventKey` (one event, however often its cause is redelivered)
+   * a second insert records nothing and answers undefined.
+   */
+  insert(d: Omit<WebhookDelivery, 'createdAt' | 'attempts' | 'status'>, eventKey: string | null = null): Promise<WebhookDelivery | undefined> {
+    return firstRow<WebhookDelivery>(
       this.deliveries.manager,
-      `INSERT INTO webhook_deliveries (id, account_id, event_type, url, message_id, body, status, attempts, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', '[]', $7) RETURNING ${COLUMNS}`,
-      [d.id, d.accountId, d.eventType, d.url, d.messageId, d.body, d.nextAttemptAt],
-    ))!;
+      `INSERT INTO webhook_deliveries (id, account_id, event_type, url, message_id, body, status, attempts, next_attempt_at, event_key)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', '[]', $7, $8) ON CONFLICT (event_key) DO NOTHING RETURNING ${COLUMNS}`,
+      [d.id, d.accountId, d.eventType, d.url, d.messageId, d.body, d.nextAttemptAt, eventKey],
+    );
   }
 
   findById(id: string): Promise<WebhookDelivery | undefined> {

@@ -34,12 +34,21 @@ export class WebhooksService {
     private readonly clock: Clock,
   ) {}
 
-  /** Never sends anything itself: the request that caused the event does not wait for the receiver. */
-  async emit(accountId: string, url: string, type: WebhookEventType, data: object): Promise<WebhookDelivery> {
+  /**
+   * Never sends anything itself: the request that caused the event does not wait for the receiver.
+   * `eventKey` names the event once for all (`job.finished:<job id>`): emitting it again, as a
+   * redelivered job consequence does, records and sends nothing; undefined then.
+   */
+  async emit(accountId: string, url: string, type: WebhookEventType, data: object, eventKey?: string): Promise<WebhookDelivery | undefined> {
     const messageId = newId('whd').replace('whd_', 'msg_');
     const now = this.clock.now();
     const body = JSON.stringify({ type, timestamp: now.toISOString(), data });
-    const delivery = await this.deliveries.insert({ id: newId('whd'), accountId, eventType: type, url, messageId, body, nextAttemptAt: now });
+    const delivery = await this.deliveries.insert({ id: newId('whd'), accountId, eventType: type, url, messageId, body, nextAttemptAt: now }, eventKey ?? null);
+    if (!delivery) {
+      // Its first emit recorded it; if that one never reached the queue, the webhook sweeper sends the pending row.
+      this.logger.log(`Webhook event ${eventKey} was recorded already: not sent again`);
+      return undefined;
+    }
     // With Redis down, queue.add() waited until Redis came back (BullMQ's connection retries for
     // ever), so an upload to a drop with a webhook hung although its file was stored. Wait a
     // bounded time only: the add stays in the connection's offline queue and is sent once Redis

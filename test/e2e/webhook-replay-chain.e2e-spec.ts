@@ -41,7 +41,7 @@ describe('webhook replay while a retry is pending', () => {
   it('a replay supersedes the pending retry: one chain goes on', async () => {
     const r = await receiver;
     const owner = await t.newTenant({ plan: 'pro' });
-    const delivery = await t.app.get(WebhooksService).emit(owner.account.id, r.url, 'submission.created', { probe: true });
+    const delivery = (await t.app.get(WebhooksService).emit(owner.account.id, r.url, 'submission.created', { probe: true }))!;
     const view = async () => (await owner.client.GET('/v1/webhook-deliveries')).data!.deliveries.find((d) => d.id === delivery.id)!;
     // The first attempt fails: a retry is planned an hour later.
     await until('the first retry to be planned', async () => (await view()).attempts.length === 1 && (await idle()));

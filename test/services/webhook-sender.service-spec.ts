@@ -28,7 +28,7 @@ describe('WebhookSender retry plan', () => {
 
   async function delivery(url: string) {
     const { account } = await tenant(module);
-    return deliveries.insert({
+    return (await deliveries.insert({
       id: newId('whd'),
       accountId: account.id,
       eventType: 'submission.created',
@@ -36,7 +36,7 @@ describe('WebhookSender retry plan', () => {
       messageId: newId('whd').replace('whd_', 'msg_'),
       body: '{}',
       nextAttemptAt: clock.now(),
-    });
+    }))!;
   }
   const send = (id: string) => sender.process({ data: { deliveryId: id } } as Job<DeliverJob>);
 

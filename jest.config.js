@@ -61,6 +61,7 @@ module.exports = {
     },
     // Fault tests spawn the API and worker processes and break Redis, Postgres and the processes
     // themselves (test/faults/README.md). Each file owns its databases and a private Redis.
-    { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
+    // Their global teardown checks the log lines of the spawned processes (test/support/log-lines.ts).
+    { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'], globalTeardown: '<rootDir>/test/support/log-teardown.ts' },
   ],
 };

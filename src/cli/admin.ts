@@ -54,7 +54,9 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
   const program = new Command('admin')
     .description('Dropline administration: accounts, API keys and credits')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+    // Commander's own refusals (unknown command, missing option) are error lines like ours; help is
+    // the answer asked for, so it goes to stdout.
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => cliErrors.error(s.trim()) });
 
   program
     .command('account:create')

@@ -148,6 +148,11 @@ export class AppConfig {
   @IsIn(['json', 'pretty'])
   LOG_FORMAT = 'json';
 
+  /** Append the log lines to this file instead of stdout (the tests collect every process's lines this way). */
+  @IsOptional()
+  @IsString()
+  LOG_FILE?: string;
+
   /** Requests/s per client IP on the public intake. */
   @Transform(toInt)
   @IsInt()

@@ -86,7 +86,7 @@ export class Contract {
     return validate;
   }
 
-  /** Resolves a local `$ref` (e.g. `#/components/responses/NotFound`); other nodes are returned as they are. */
+  /** Resolves a local `$ref` (e.g. `#/components/examples/JobNotFound`); other nodes are returned as they are. */
   deref(node: Json): Json {
     if (!node.$ref) return node;
     const parts = String(node.$ref).replace(/^#\//, '').split('/');

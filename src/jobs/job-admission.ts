@@ -179,7 +179,7 @@ export class JobAdmission {
     }
     const limit = limitsOf(account.plan).inFlightJobs;
     if ((await this.jobs.countInFlight(tx, a.accountId)) >= limit) {
-      // Every 429 carries Retry-After (the contract's TooManyRequests); a slot frees when a job
+      // Every 429 carries Retry-After (declared on each 429 of the contract); a slot frees when a job
       // ends, which cannot be predicted: 1 s is the shortest honest wait.
       return new ApiError(
         HttpStatus.TOO_MANY_REQUESTS,

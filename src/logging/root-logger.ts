@@ -6,6 +6,8 @@ export interface LogSettings {
   LOG_LEVEL: string;
   /** `json` (default): one JSON object per line; `pretty`: colored lines for humans (pino-pretty). */
   LOG_FORMAT?: string;
+  /** When set, the lines are appended to this file (created with its directory) instead of stdout/stderr. */
+  LOG_FILE?: string;
 }
 
 /**
@@ -22,13 +24,17 @@ export function createRootLogger(settings: LogSettings, fd: 1 | 2 = 1, stream?: 
     formatters: { level: (label) => ({ level: label }) },
   };
   if (stream) return pino(options, stream);
-  const destination = settings.LOG_FORMAT === 'pretty' ? pretty({ destination: fd, sync: true, translateTime: 'SYS:HH:MM:ss.l' }) : pino.destination({ dest: fd, sync: true });
+  const dest = settings.LOG_FILE || fd;
+  const destination =
+    settings.LOG_FORMAT === 'pretty'
+      ? pretty({ destination: dest, mkdir: true, sync: true, translateTime: 'SYS:HH:MM:ss.l' })
+      : pino.destination({ dest, mkdir: true, sync: true });
   return pino(options, destination);
 }
 
 /** For the lines written before (or without) the validated config: start-up failures, the CLI. */
 export function loadLogSettings(env: NodeJS.ProcessEnv = process.env, defaultLevel = 'info'): LogSettings {
-  return { LOG_LEVEL: env.LOG_LEVEL || defaultLevel, LOG_FORMAT: env.LOG_FORMAT };
+  return { LOG_LEVEL: env.LOG_LEVEL || defaultLevel, LOG_FORMAT: env.LOG_FORMAT, LOG_FILE: env.LOG_FILE || undefined };
 }
 
 /** Nest's `Logger` over a pino logger, for the lines written before a Nest app (and its nestjs-pino) exists. */

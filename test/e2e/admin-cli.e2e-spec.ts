@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expectError } from '../support/expect-error';
 import { TEST_DATABASE_URL } from '../support/env';
+import { testLogFile } from '../support/log-lines';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -14,13 +16,18 @@ describe('admin CLI', () => {
   });
   afterAll(() => t.close());
 
+  const cliLog = testLogFile('cli');
+  beforeAll(() => mkdirSync(dirname(cliLog), { recursive: true }));
+
   function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
     return new Promise((resolve) => {
       execFile(
         process.execPath,
         ['-r', '@swc-node/register', 'src/cli/admin.ts', ...args],
-        { cwd: ROOT, env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: 'silent' } },
+        { cwd: ROOT, env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: 'info' } },
         (err, stdout, stderr) => {
+          // The CLI's log lines are the run's log lines too: checked at the end (log-lines.ts).
+          appendFileSync(cliLog, stderr);
           const code = err ? ((err as { code?: number }).code ?? 1) : 0;
           resolve({ code: typeof code === 'number' ? code : 1, json: stdout.trim() ? JSON.parse(stdout) : undefined, stderr });
         },

@@ -34,6 +34,17 @@ describe('operations endpoints', () => {
     const served = await (await fetch(`${t.baseUrl}/docs/openapi.json`)).json();
     expect(served.info.title).toBe('Dropline API');
     expect(Object.keys(served.paths)).toContain('/v1/drops/{slug}/submissions');
+    // Each operation shows its own error examples (components.examples, resolved by the renderer).
+    const example = (path: string, method: string, status: string) => {
+      const examples = served.paths[path][method].responses[status].content['application/json'].examples;
+      return Object.fromEntries(
+        Object.entries<{ $ref?: string; value?: unknown }>(examples).map(([key, e]) => [key, e.$ref ? served.components.examples[e.$ref.split('/').pop()!].value : e.value]),
+      );
+    };
+    expect(example('/v1/jobs/{id}', 'get', '404')).toEqual({ not_found: { error: { code: 'not_found', message: 'Job not found.' } } });
+    expect(example('/v1/drops/{slug}', 'get', '404')).toEqual({ not_found: { error: { code: 'not_found', message: 'Drop not found.' } } });
+    expect(Object.keys(example('/v1/jobs', 'post', '429'))).toEqual(['rate_limited', 'concurrency_exceeded']);
+    expect(Object.keys(example('/v1/public/drops/{slug}/submissions', 'post', '415'))).toEqual(['unsupported_media_type', 'kind_not_allowed']);
   });
 
   it("/docs: this deployment's PUBLIC_BASE_URL as server, curl and TypeScript samples per operation, the webhooks", async () => {

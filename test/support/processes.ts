@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -19,6 +18,7 @@ import { Clock } from '../../src/common/clock';
 import { SCOPES } from '../../src/auth/scopes';
 import { dataSourceOptions, migrate } from '../../src/database/data-source';
 import { TEST_DATABASE_URL, TEST_RUN_ID } from './env';
+import { testLogDir } from './log-lines';
 import { freePort } from './test-app';
 
 /**
@@ -29,12 +29,14 @@ import { freePort } from './test-app';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const LOG_DIR = mkdtempSync(join(tmpdir(), 'dropline-faults-logs-'));
+// Everything a process prints, kept with the run's other log lines: the global teardown checks that
+// every line is JSON of the logging shape (log-lines.ts), then removes them.
+const LOG_DIR = join(testLogDir(), 'processes');
+mkdirSync(LOG_DIR, { recursive: true });
 const alive = new Set<ChildProcess>();
 
 process.on('exit', () => {
   for (const child of alive) child.kill('SIGKILL');
-  if (!process.env.KEEP_FAULT_LOGS) rmSync(LOG_DIR, { recursive: true, force: true });
 });
 
 export interface ServiceProcess {

@@ -11,6 +11,7 @@ import { type AppConfig, loadConfig } from '../../src/config/config';
 import { contractMiddleware } from './contract-check';
 import Redis from 'ioredis';
 import { TEST_DATABASE_URL, TEST_QUEUE_PREFIX, TEST_REDIS_URL } from './env';
+import { testLogFile } from './log-lines';
 import { createServer } from 'node:net';
 
 export interface TestApp {
@@ -40,7 +41,9 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
     ...process.env,
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Every line goes to the run's log files, checked for their shape at the end (log-lines.ts).
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    LOG_FILE: testLogFile('app'),
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     WORKER_IN_PROCESS: 'false',

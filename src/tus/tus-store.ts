@@ -1,7 +1,7 @@
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
-import type { DataStore } from '@tus/utils';
+import type { DataStore, KvStore } from '@tus/utils';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { AppConfig } from '../config/config';
@@ -24,6 +24,20 @@ export interface TusStorage {
   adopt(id: string): Promise<void>;
 }
 
+/**
+ * @tus/s3-store keeps each upload's `.info` in a per-process cache by default. With several API
+ * processes that cache goes stale (an upload finished, removed or expired through another process
+ * still looks open, or complete, here) and it never forgets abandoned uploads; the `.info` object
+ * is small, so it is read from the bucket each time instead.
+ */
+class NoCache<T> implements KvStore<T> {
+  async get(): Promise<T | undefined> {
+    return undefined;
+  }
+  async set(): Promise<void> {}
+  async delete(): Promise<void> {}
+}
+
 export function createTusStorage(config: AppConfig, storage: StorageDriver): TusStorage {
   const expirationPeriodInMilliseconds = config.TUS_EXPIRY_SECONDS * 1000;
   if (config.STORAGE_DRIVER === 's3') {
@@ -33,6 +47,7 @@ export function createTusStorage(config: AppConfig, storage: StorageDriver): Tus
       expirationPeriodInMilliseconds,
       // Expiry is swept by listing multipart uploads (TusSweeper), not by bucket lifecycle tags.
       useTags: false,
+      cache: new NoCache(),
       s3ClientConfig: {
         bucket,
         region: config.S3_REGION,

@@ -50,8 +50,6 @@ describe('archive on S3', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  // @tus/s3-store computes offsets with ListParts, which s3rver does not implement (405
-  // MethodNotAllowed): tus itself on S3 needs a real S3-compatible store and is not covered here.
   it('the archive streams submissions from S3 into a ZIP that passes unzip -t', async () => {
     const slug = uniqueSlug('zip-s3');
     expect((await owner.client.POST('/v1/drops', { body: { name: 'S3', slug } as any })).response.status).toBe(201);

@@ -3403,6 +3403,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Too many requests from this address (PUBLIC_RATE_LIMIT per second); an HTML page asking to retry. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     downloadFile: {

@@ -161,11 +161,12 @@ let fakeClient = 0;
 /** Spends the per-IP budget of a made-up client address (TRUST_PROXY believes 127.0.0.1). */
 async function exhaustAddress(slug) {
   const ip = `198.51.100.${++fakeClient}`;
-  for (let i = 0; i < 100; i++) {
-    const res = await call('GET', `/v1/public/drops/${slug}`, { token: null, headers: { 'x-forwarded-for': ip } });
-    if (res.status === 429) return ip;
+  // In bursts, so a slow machine cannot spread them over several one-second windows.
+  for (let burst = 0; burst < 5; burst++) {
+    const answers = await Promise.all(Array.from({ length: 80 }, () => call('GET', `/v1/public/drops/${slug}`, { token: null, headers: { 'x-forwarded-for': ip } })));
+    if (answers.some((res) => res.status === 429)) return ip;
   }
-  throw new Error(`no 429 for ${ip} after 100 requests`);
+  throw new Error(`no 429 for ${ip} after 5 bursts of 80 requests`);
 }
 
 // ---- tus and the submissions archive ---------------------------------------------------------
@@ -429,7 +430,7 @@ async function provoke(transaction, op) {
         if (id === 'createPublicSubmission') setForm(transaction, multipart({ senderName: 'Dredd' }, textFile));
         setHeader(transaction, 'X-Forwarded-For', await exhaustAddress(slug));
       }
-      return 'rate_limited';
+      return id === 'getDropPage' ? undefined : 'rate_limited'; // the page's 429 is HTML
     case 400:
       if (JSON_BODY_OPS.has(id)) {
         setJson(transaction, INVALID_BODIES[id]);

@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { resolve } from 'node:path';
 import { AppModule } from './app.module';
+import { applyDeferredVerdict } from './auth/deferred-rate-limit';
 import { MB, PLAN_LIMITS } from './config/plans';
 import { AllErrorsFilter, sendFrameworkError } from './common/all-errors.filter';
 import { lingerIfBodyUnread } from './common/lingering-close';
@@ -81,7 +82,8 @@ export async function createApp(config: AppConfig, options: { logStream?: NodeJS
     setTimeout(() => fastify.server.closeAllConnections(), shutdownGraceMs(config)).unref();
     done();
   });
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    payload = await applyDeferredVerdict(request, reply, payload);
     reply.header('x-request-id', request.id);
     // While closing, a keep-alive connection ends with its response instead of idling until its
     // keep-alive timeout and holding the shutdown up.
@@ -92,6 +94,7 @@ export async function createApp(config: AppConfig, options: { logStream?: NodeJS
     lingerIfBodyUnread(request.raw, (name, value) => {
       reply.header(name, value);
     });
+    return payload;
   });
   app.useGlobalFilters(new AllErrorsFilter());
   // Signals are main.ts's (ProcessLifecycle): it bounds the whole shutdown, which Nest's hooks do not.

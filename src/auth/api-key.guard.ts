@@ -13,6 +13,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ipAllowed } from './ip-allowlist';
 import { RateLimiterService, rateLimitHeaders } from './rate-limiter.service';
 import { bearerToken, hashToken } from './tokens';
+import { canDeferVerdict, deferVerdict } from './deferred-rate-limit';
 import './auth-context';
 
 /** Public operations limited per client IP rather than per key. */
@@ -20,7 +21,8 @@ const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropP
 
 /**
  * First global guard. In the order of docs/decisions.md §2: 401 (unauthorized, invalid_key, revoked,
- * expired), 403 ip_not_allowed, 429 rate_limited. Sets request.auth for later guards and handlers.
+ * expired), 403 ip_not_allowed, 429 rate_limited (for plain reads decided in onSend: deferred-rate-limit.ts).
+ * Sets request.auth for later guards and handlers.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -61,9 +63,11 @@ export class ApiKeyGuard implements CanActivate {
     if (!ipAllowed(request.ip, key.ipAllowlist)) {
       throw ApiError.forbidden('ip_not_allowed', `Requests from ${request.ip} are not allowed for this API key.`);
     }
-    const state = await this.limiter.consume('key', key.id, limitsOf(key.account.plan).requestsPerSecond);
-    reply.headers(rateLimitHeaders(state));
     request.auth = { key, account: key.account };
+    const verdict = this.limiter.consume('key', key.id, limitsOf(key.account.plan).requestsPerSecond);
+    // A plain read runs while Redis answers; its verdict is applied before the answer leaves.
+    if (canDeferVerdict(request)) deferVerdict(request, verdict);
+    else reply.headers(rateLimitHeaders(await verdict));
     return true;
   }
 

@@ -65,4 +65,24 @@ describe('Redis per request', () => {
     // limiter's Lua script runs inside Redis (set NX, incrby, pttl) — no round trips of their own.
     expect(await commandCalls(redis)).toEqual({ evalsha: 10, set: 10, incrby: 10, pttl: 10 });
   });
+
+  it('a plain read runs while Redis decides, yet a refused one answers 429 whatever its handler found', async () => {
+    // GETs do not wait for the verdict before the handler (src/auth/deferred-rate-limit.ts): a
+    // missing drop's 404 must still turn into 429 when the key is over its limit, with its headers.
+    const tenant = await t.newTenant({ plan: 'free' });
+    const deadline = Date.now() + 30_000;
+    const answers: { response: Response; error?: unknown }[] = [];
+    while (!answers.some((a) => a.response.status === 429) && Date.now() < deadline) {
+      const burst = await Promise.all(Array.from({ length: 8 }, () => tenant.client.GET('/v1/drops/{slug}', { params: { path: { slug: uniqueSlug('none') } } })));
+      expect(burst.every((a) => a.response.status === 404 || a.response.status === 429)).toBe(true);
+      answers.push(...burst);
+    }
+    const refused = answers.find((a) => a.response.status === 429)!;
+    expect(refused.error).toMatchObject({ error: { code: 'rate_limited', message: expect.stringMatching(/^Rate limit of 5 requests per second exceeded/) } });
+    expect(refused.response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(refused.response.headers.get('ratelimit-remaining')).toBe('0');
+    // The first burst's first five fit the window: their 404s carry the verdict's headers.
+    const missing = answers.find((a) => a.response.status === 404);
+    expect(missing?.response.headers.get('ratelimit-limit')).toBe('5');
+  });
 });

@@ -1,17 +1,7 @@
-import { Client } from 'pg';
+import { dropDatabase } from './databases';
 import { TEST_DATABASE_IS_OWN, TEST_DATABASE_URL } from './env';
 
 /** Drops the run's own database (named by its run id); a database named by TEST_DATABASE_URL is kept. */
 export default async function globalTeardown(): Promise<void> {
-  if (!TEST_DATABASE_IS_OWN) return;
-  const admin = new URL(TEST_DATABASE_URL);
-  const name = decodeURIComponent(admin.pathname.slice(1));
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  if (TEST_DATABASE_IS_OWN) await dropDatabase(TEST_DATABASE_URL);
 }

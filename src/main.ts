@@ -2,27 +2,15 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import cluster from 'node:cluster';
 import { createApp } from './app.factory';
-import { type AppConfig, loadConfig } from './config/config';
-import { migrate } from './database/data-source';
-import { createRootLogger, nestLoggerOver } from './logging/root-logger';
-import { OutageLog } from './lifecycle/outage-log';
-import { ProcessLifecycle, reportFatal } from './lifecycle/process-lifecycle';
+import type { AppConfig } from './config/config';
+import { createRootLogger } from './logging/root-logger';
+import { reportFatal } from './lifecycle/process-lifecycle';
+import { migrateWhenReachable, startProcess } from './lifecycle/process-start';
 
 /** `npm start`: create the database if missing, apply migrations, then listen (WEB_CONCURRENCY processes). */
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    reportFatal(err);
-  }
-  // Logs before the app exists (an outage at start) are JSON lines too.
-  Logger.overrideLogger(nestLoggerOver(createRootLogger(config)));
-  const lifecycle = new ProcessLifecycle(config.SHUTDOWN_TIMEOUT_S);
-  // Postgres away at start: wait for it, saying so once (DATABASE_URL and its address), not a stack.
-  if (cluster.isPrimary) {
-    await lifecycle.untilReachable(OutageLog.of('Postgres', 'DATABASE_URL', config.DATABASE_URL), () => migrate(config.DATABASE_URL));
-  }
+  const { config, lifecycle } = startProcess();
+  if (cluster.isPrimary) await migrateWhenReachable(config, lifecycle);
   if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
     // The supervisor passes signals on to its API processes and waits for them (each bounded by its own lifecycle).
     lifecycle.release();

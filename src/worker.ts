@@ -3,25 +3,14 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { WorkerRootModule } from './app.module';
-import { type AppConfig, loadConfig } from './config/config';
-import { createRootLogger, nestLoggerOver } from './logging/root-logger';
-import { migrate } from './database/data-source';
-import { OutageLog } from './lifecycle/outage-log';
-import { ProcessLifecycle, reportFatal } from './lifecycle/process-lifecycle';
+import { reportFatal } from './lifecycle/process-lifecycle';
+import { migrateWhenReachable, startProcess } from './lifecycle/process-start';
 import { serveWorkerMetrics } from './metrics/worker-metrics-server';
 
 /** `npm run start:worker`: queue consumers only. Run as many as the machine allows. */
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    reportFatal(err);
-  }
-  // Logs before the app exists (an outage at start) are JSON lines too.
-  Logger.overrideLogger(nestLoggerOver(createRootLogger(config)));
-  const lifecycle = new ProcessLifecycle(config.SHUTDOWN_TIMEOUT_S);
-  await lifecycle.untilReachable(OutageLog.of('Postgres', 'DATABASE_URL', config.DATABASE_URL), () => migrate(config.DATABASE_URL));
+  const { config, lifecycle } = startProcess();
+  await migrateWhenReachable(config, lifecycle);
   const app = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(PinoNestLogger));
   // Job and webhook metrics count in the process running the workers: this one serves them itself.

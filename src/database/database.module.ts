@@ -11,6 +11,7 @@ import { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
 import { IdempotencyRepository } from '../jobs/idempotency.repository';
 import { JobsRepository } from '../jobs/jobs.repository';
+import { ServiceSecretsRepository } from '../storage/service-secrets.repository';
 import { Submission } from '../submissions/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions.repository';
 import { Upload } from '../uploads/upload.entity';
@@ -33,6 +34,7 @@ export const REPOSITORIES = [
   DropsRepository,
   IdempotencyRepository,
   JobsRepository,
+  ServiceSecretsRepository,
   SubmissionsRepository,
   UploadsRepository,
   WebhookDeliveriesRepository,

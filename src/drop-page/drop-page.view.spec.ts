@@ -1,4 +1,5 @@
 import type { Drop } from '../drops/drop.entity';
+import { NEW_DROP_SETTINGS } from '../../test/support/drops';
 import { escapeHtml, jsonForScript } from './drop-page.html';
 import { contrastOfHex, DEFAULT_ACCENT, themeFor } from './drop-page.theme';
 import { contentSecurityPolicy, dropPageData, formatLimit, renderDropPage, renderMessagePage } from './drop-page.view';
@@ -6,28 +7,7 @@ import { contentSecurityPolicy, dropPageData, formatLimit, renderDropPage, rende
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 
 function drop(overrides: Partial<Drop> = {}): Drop {
-  return {
-    id: 'drp_1',
-    accountId: 'acc_1',
-    slug: 'launch-assets',
-    name: 'Launch assets',
-    description: '',
-    emoji: null,
-    accentColor: null,
-    isActive: true,
-    allowedKinds: 'any',
-    maxFileSizeMB: 25,
-    requireSenderEmail: false,
-    requireMessage: false,
-    autoConvertTo: null,
-    autoCompress: false,
-    webhookUrl: null,
-    expiresAt: null,
-    submissionCount: 0,
-    totalBytes: 0,
-    createdAt: NOW,
-    ...overrides,
-  };
+  return { id: 'drp_1', accountId: 'acc_1', slug: 'launch-assets', name: 'Launch assets', ...NEW_DROP_SETTINGS, createdAt: NOW, ...overrides };
 }
 
 const render = (d: Drop, nonce = 'bm9uY2U=') => renderDropPage(dropPageData(d, NOW), nonce);

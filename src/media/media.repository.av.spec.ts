@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { makeVideo } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
 import { MediaRepository } from './media.repository';
 
@@ -31,31 +32,6 @@ async function ffprobe(path: string): Promise<Probed> {
 }
 const stream = (p: Probed, type: string) => p.streams.find((s) => s.codec_type === type);
 
-async function lavfi(out: string, seconds: number, size: string, withAudio: boolean, extra: string[] = [], source = 'testsrc'): Promise<void> {
-  await run(FFMPEG, [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `${source}=size=${size}:rate=25`,
-    ...(withAudio ? ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'] : []),
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    ...(withAudio ? ['-c:a', 'aac', '-ac', '2'] : []),
-    ...extra,
-    out,
-  ]);
-}
-
 async function outDir(name: string): Promise<string> {
   return mkdtemp(join(dir, `${name}-`));
 }
@@ -80,11 +56,11 @@ beforeAll(async () => {
   heavyVideo = join(dir, 'heavy.mp4');
   wav = join(dir, 'tone.wav');
   await Promise.all([
-    lavfi(video, 2, '160x120', true),
-    lavfi(fastStartVideo, 2, '160x120', true, ['-movflags', '+faststart']),
-    lavfi(longVideo, 20, '640x360', true),
-    lavfi(silentVideo, 1, '160x120', false),
-    lavfi(heavyVideo, 10, '1280x720', false, ['-crf', '35'], 'testsrc2'),
+    makeVideo(video, 2),
+    makeVideo(fastStartVideo, 2, { extra: ['-movflags', '+faststart'] }),
+    makeVideo(longVideo, 20, { size: '640x360' }),
+    makeVideo(silentVideo, 1, { audio: false }),
+    makeVideo(heavyVideo, 10, { size: '1280x720', source: 'testsrc2', audio: false, extra: ['-crf', '35'] }),
     run(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-ac', '2', '-t', '3', wav]),
   ]);
 }, 30_000);

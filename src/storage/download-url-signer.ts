@@ -1,11 +1,10 @@
 import { Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Clock } from '../common/clock';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { assertExpiresIn, assertStorageKey, STORAGE_KEY_PATTERN } from './storage.driver';
 import { safeFileName } from './content-disposition';
+import { ServiceSecretsRepository } from './service-secrets.repository';
 
 export type SignatureVerdict = 'ok' | 'invalid_signature' | 'url_expired';
 
@@ -36,7 +35,7 @@ export class DownloadUrlSigner implements OnModuleInit {
   constructor(
     private readonly config: AppConfig,
     @Optional() private readonly clock: Clock = new Clock(),
-    @Optional() @InjectDataSource() private readonly db?: DataSource,
+    @Optional() private readonly secrets?: ServiceSecretsRepository,
   ) {
     this.baseUrl = publicBaseUrl(config);
     // Until onModuleInit reads the shared one: a secret nobody else knows signs nothing usable.
@@ -44,11 +43,10 @@ export class DownloadUrlSigner implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    if (this.config.SIGNING_SECRET || !this.db) return;
+    if (this.config.SIGNING_SECRET || !this.secrets) return;
     // The first process to start creates it; every later one (and every restart) reads the same.
-    await this.db.query(`INSERT INTO service_secrets (name, value) VALUES ('signing_secret', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(32).toString('base64url')]);
-    const [row] = await this.db.query(`SELECT value FROM service_secrets WHERE name = 'signing_secret'`);
-    this.secret = Buffer.from(row.value, 'base64url');
+    const kept = await this.secrets.keepFirst('signing_secret', randomBytes(32).toString('base64url'));
+    this.secret = Buffer.from(kept, 'base64url');
     new Logger('Storage').log('SIGNING_SECRET is not set: download URLs are signed with the secret kept in the database.');
   }
 

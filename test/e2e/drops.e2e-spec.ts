@@ -1,6 +1,7 @@
 import { expectError } from '../support/expect-error';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { contractFetch } from '../support/contract-check';
+import { NEW_DROP_SETTINGS } from '../support/drops';
 
 /** docs/decisions.md §5 over real HTTP with the generated client. */
 describe('drops', () => {
@@ -22,22 +23,10 @@ describe('drops', () => {
       const { response, data } = await create({ name: 'Photos' }, free);
       expect(response.status).toBe(201);
       expect(data!.drop).toEqual({
+        ...NEW_DROP_SETTINGS,
         slug: expect.stringMatching(/^[a-z0-9]{10}$/),
         name: 'Photos',
-        description: '',
-        emoji: null,
-        accentColor: null,
-        isActive: true,
-        allowedKinds: 'any',
         maxFileSizeMB: 25, // the free plan's limit
-        requireSenderEmail: false,
-        requireMessage: false,
-        autoConvertTo: null,
-        autoCompress: false,
-        webhookUrl: null,
-        expiresAt: null,
-        submissionCount: 0,
-        totalBytes: 0,
         publicUrl: expect.stringMatching(/\/d\/[a-z0-9]{10}$/),
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });

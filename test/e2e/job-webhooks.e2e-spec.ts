@@ -1,31 +1,21 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { makePng, serveFiles } from '../support/media-fixtures';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type JobsApp, startJobsApp } from '../support/jobs';
+import { type TestApp } from '../support/test-app';
 import { webhookContractErrors } from '../support/webhook-contract';
 import { startReceiver } from '../support/webhook-receiver';
 import { contractFetch } from '../support/contract-check';
 
 /** docs/decisions.md §9: job.completed / job.failed, Standard Webhooks, pro/max only. */
 describe('job webhooks', () => {
+  let app: JobsApp;
   let t: TestApp;
-  let files: Awaited<ReturnType<typeof serveFiles>>;
+  let files: JobsApp['files'];
 
   beforeAll(async () => {
-    files = await serveFiles({ 'icon.png': await makePng(), 'notes.txt': Buffer.from('plain text') });
-    t = await startTestApp({
-      WORKER_IN_PROCESS: 'true',
-      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      WEBHOOK_RETRY_DELAYS: '1,1',
-      STORAGE_DIR: join(await mkdtemp(join(tmpdir(), 'dropline-jwh-')), 'files'),
-    });
+    app = await startJobsApp('jwh');
+    ({ t, files } = app);
   });
-  afterAll(async () => {
-    await t.close();
-    await files.close();
-  });
+  afterAll(() => app?.close());
 
   it('job.completed carries the result with a download URL; job.failed the error; both verify', async () => {
     const receiver = await startReceiver();

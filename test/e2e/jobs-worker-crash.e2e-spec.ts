@@ -1,18 +1,16 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import type { Job } from '../../generated/types';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
 import { countingServer, type CountingServer, waitForJob } from '../support/jobs';
-import { probe } from '../support/media-fixtures';
+import { makeVideo, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import { contractFetch } from '../support/contract-check';
 
-const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 /** Short BullMQ timings for the worker processes, so a killed worker's job is picked up in seconds. */
 const LOCK_DURATION_MS = 3000;
@@ -37,31 +35,7 @@ describe('a worker killed mid-job', () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-crash-'));
     await mkdir(join(dir, 'tmp'));
     // 20 s of noisy 640×480: ffmpeg needs several seconds for it, long enough to be killed mid-way.
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=640x480:rate=30:duration=20,noise=alls=30:allf=t+u',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=20',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-crf',
-      '30',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-      join(dir, 'long.mp4'),
-    ]);
+    await makeVideo(join(dir, 'long.mp4'), 20, { size: '640x480', rate: 30, source: 'testsrc2', filter: 'noise=alls=30:allf=t+u', extra: ['-crf', '30'] });
     const video = await readFile(join(dir, 'long.mp4'));
     files = await countingServer('127.0.0.1', (req, res) => {
       if (req.url !== '/long.mp4') {

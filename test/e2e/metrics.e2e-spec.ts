@@ -1,14 +1,11 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fetch } from 'undici';
 import { QUEUES } from '../../src/queue/queue.module';
 import { form, postForm, submit } from '../support/intake';
-import { waitForJob } from '../support/jobs';
-import { makePng, serveFiles } from '../support/media-fixtures';
-import { startTestApp, type TestApp, uniqueSlug } from '../support/test-app';
+import { type JobsApp, startJobsApp, waitForJob } from '../support/jobs';
+import { makePng } from '../support/media-fixtures';
+import { type TestApp, uniqueSlug } from '../support/test-app';
 import { startReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -17,23 +14,15 @@ const TOKEN = 'scrape-me-metrics-token';
 
 /** Issue 12 item 7: Dropline's own metrics, scraped from /metrics after real jobs, intake and webhook deliveries. */
 describe('dropline_ metrics', () => {
+  let app: JobsApp;
   let t: TestApp;
-  let files: Awaited<ReturnType<typeof serveFiles>>;
+  let files: JobsApp['files'];
 
   beforeAll(async () => {
-    files = await serveFiles({ 'icon.png': await makePng(), 'notes.txt': Buffer.from('plain text') });
-    t = await startTestApp({
-      WORKER_IN_PROCESS: 'true',
-      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      WEBHOOK_RETRY_DELAYS: '1,1',
-      METRICS_TOKEN: TOKEN,
-      STORAGE_DIR: join(await mkdtemp(join(tmpdir(), 'dropline-metrics-')), 'files'),
-    });
+    app = await startJobsApp('metrics', { METRICS_TOKEN: TOKEN });
+    ({ t, files } = app);
   });
-  afterAll(async () => {
-    await t?.close();
-    await files?.close();
-  });
+  afterAll(() => app?.close());
 
   async function scrape(): Promise<string> {
     const res = await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });

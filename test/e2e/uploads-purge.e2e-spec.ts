@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { Clock } from '../../src/common/clock';
 import { migrate } from '../../src/database/migrations/migrate';
 import { JobSweeper } from '../../src/jobs/job-sweeper';
+import { dropDatabase } from '../support/databases';
 import { TEST_DATABASE_URL, TEST_RUN_ID } from '../support/env';
 import { form, postForm, storedFiles } from '../support/intake';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -24,18 +25,8 @@ describe('uploads are purged after 24 h', () => {
     return url.toString();
   })();
 
-  async function dropDatabase(): Promise<void> {
-    const admin = new URL(databaseUrl);
-    const name = decodeURIComponent(admin.pathname.slice(1));
-    admin.pathname = '/postgres';
-    const client = new Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-  }
-
   beforeAll(async () => {
-    await dropDatabase();
+    await dropDatabase(databaseUrl);
     await migrate(databaseUrl);
     dir = await mkdtemp(join(tmpdir(), 'dropline-purge-'));
     t = await startTestApp({ DATABASE_URL: databaseUrl, WORKER_IN_PROCESS: 'true', STORAGE_DIR: dir });
@@ -45,7 +36,7 @@ describe('uploads are purged after 24 h', () => {
   afterAll(async () => {
     await db.end();
     await t.close();
-    await dropDatabase();
+    await dropDatabase(databaseUrl);
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -1,14 +1,12 @@
 import { Queue } from 'bullmq';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { type ClientRequest, createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { QUEUES, queuePrefix } from '../../src/queue/queue.module';
-import { makeJpeg, serveFiles } from '../support/media-fixtures';
+import { makeJpeg, makeVideo, serveFiles } from '../support/media-fixtures';
 import { startPrivateRedis } from '../support/private-redis';
 import {
   apiCall,
@@ -46,8 +44,6 @@ const SURELY_ACCEPTED_MS = 1000;
 /** The video input server trickles the clip over this long, so a fetch is in flight for a while. */
 const CLIP_TRICKLE_MS = 2000;
 
-const run = promisify(execFile);
-
 describe('fault: SIGTERM the API and the worker under load', () => {
   let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
   let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -69,29 +65,7 @@ describe('fault: SIGTERM the API and the worker under load', () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-faults-term-'));
     // A 10 s 720p clip from ffmpeg's lavfi sources: a conversion takes seconds, not milliseconds.
     const clipPath = join(dir, 'clip.mp4');
-    await run(process.env.FFMPEG_PATH ?? 'ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=1280x720:rate=25:duration=10',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=10',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-      clipPath,
-    ]);
+    await makeVideo(clipPath, 10, { size: '1280x720', source: 'testsrc2' });
     clip = await readFile(clipPath);
     files = await serveFiles({ 'photo.jpg': await makeJpeg(400, 300) });
     slowFiles = createServer((_req, res) => {

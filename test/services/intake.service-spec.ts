@@ -14,6 +14,7 @@ import { IntakeService } from '../../src/submissions/intake.service';
 import { SubmissionEvents } from '../../src/submissions/submission-events';
 import { SubmissionsService } from '../../src/submissions/submissions.service';
 import { DropsService } from '../../src/drops/drops.service';
+import { NEW_DROP_SETTINGS } from '../support/drops';
 import { balanceOf, serviceModule, tenant } from './service-module';
 
 /** Drop counters and the intake transaction (counters, conversion job, row) on the real Postgres. */
@@ -49,27 +50,7 @@ describe('IntakeService.record and drop counters', () => {
 
   async function newDrop(accountId: string, settings: Partial<Drop> = {}): Promise<Drop> {
     const id = newId('drp');
-    await drops.insert({
-      id,
-      accountId,
-      slug: `svc-${id.slice(4).toLowerCase()}`,
-      name: 'd',
-      description: '',
-      emoji: null,
-      accentColor: null,
-      isActive: true,
-      allowedKinds: 'any',
-      maxFileSizeMB: 25,
-      requireSenderEmail: false,
-      requireMessage: false,
-      autoConvertTo: null,
-      autoCompress: false,
-      webhookUrl: null,
-      expiresAt: null,
-      submissionCount: 0,
-      totalBytes: 0,
-      ...settings,
-    });
+    await drops.insert({ id, accountId, slug: `svc-${id.slice(4).toLowerCase()}`, name: 'd', ...NEW_DROP_SETTINGS, ...settings });
     return (await drops.findById(id))!;
   }
   const png = (size: number) => ({ storageKey: newId('obj'), size, mime: 'image/png', kind: 'image' as const });

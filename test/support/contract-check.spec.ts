@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createDroplineClient } from '../../generated/client';
 import { assertContract, contractChecker, contractFetch, contractMiddleware, ContractViolation } from './contract-check';
+import { NEW_DROP_SETTINGS } from './drops';
 
 /**
  * The response checker must bite: a stand-in server on 127.0.0.1 answers with whatever the test
@@ -14,20 +15,7 @@ describe('contract check of responses', () => {
   const drop = {
     slug: 'launch-assets',
     name: 'Launch',
-    description: '',
-    emoji: null,
-    accentColor: null,
-    isActive: true,
-    allowedKinds: 'any',
-    maxFileSizeMB: 25,
-    requireSenderEmail: false,
-    requireMessage: false,
-    autoConvertTo: null,
-    autoCompress: false,
-    webhookUrl: null,
-    expiresAt: null,
-    submissionCount: 0,
-    totalBytes: 0,
+    ...NEW_DROP_SETTINGS,
     publicUrl: 'http://127.0.0.1:3000/d/launch-assets',
     createdAt: '2026-01-01T00:00:00.000Z',
   };

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { dropDatabase } from './databases';
 import { TEST_DATABASE_IS_OWN, TEST_DATABASE_URL } from './env';
 import { checkRunLogs } from './log-lines';
 
@@ -9,23 +9,9 @@ import { checkRunLogs } from './log-lines';
  */
 export default async function globalTeardown(): Promise<void> {
   try {
-    await dropOwnDatabase();
+    if (TEST_DATABASE_IS_OWN) await dropDatabase(TEST_DATABASE_URL);
   } finally {
     const { files, lines } = checkRunLogs();
     if (files > 0) console.log(`log lines: ${lines} in ${files} files, all JSON of the logging shape`);
-  }
-}
-
-async function dropOwnDatabase(): Promise<void> {
-  if (!TEST_DATABASE_IS_OWN) return;
-  const admin = new URL(TEST_DATABASE_URL);
-  const name = decodeURIComponent(admin.pathname.slice(1));
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
   }
 }

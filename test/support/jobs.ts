@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DroplineClient } from '../../generated/client';
 import type { Job } from '../../generated/types';
+import { makePng, serveFiles } from './media-fixtures';
+import { startTestApp, type TestApp } from './test-app';
 
 /** Helpers for the media-job suites: polling, loopback servers that count hits, queue exclusivity. */
 
@@ -78,4 +83,27 @@ export async function countingServer(
   state.port = (server.address() as { port: number }).port;
   state.origin = `http://${host.includes(':') ? `[${host}]` : host}:${state.port}`;
   return state;
+}
+
+export interface JobsApp {
+  t: TestApp;
+  /** Job inputs on 127.0.0.1: `icon.png` (a small PNG) and `notes.txt` (text, which image jobs fail on). */
+  files: Awaited<ReturnType<typeof serveFiles>>;
+  close(): Promise<void>;
+}
+
+/** An app running the job and webhook queues in-process (webhook retries after 1 s), with its inputs served beside it. */
+export async function startJobsApp(name: string, env: Record<string, string> = {}): Promise<JobsApp> {
+  const files = await serveFiles({ 'icon.png': await makePng(), 'notes.txt': Buffer.from('plain text') });
+  const dir = await mkdtemp(join(tmpdir(), `dropline-${name}-`));
+  const t = await startTestApp({ WORKER_IN_PROCESS: 'true', ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '1,1', STORAGE_DIR: join(dir, 'files'), ...env });
+  return {
+    t,
+    files,
+    async close() {
+      await t.close();
+      await files.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

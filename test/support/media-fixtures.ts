@@ -46,31 +46,28 @@ export function makePng(width = 64, height = 48): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A short video (testsrc + sine) from ffmpeg's lavfi sources. */
-export async function makeVideo(path: string, seconds = 2): Promise<void> {
-  await run(FFMPEG, [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc=size=160x120:rate=25:duration=${seconds}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest',
-    path,
-  ]);
+export interface VideoOptions {
+  /** Default 160x120. */
+  size?: string;
+  /** Frames a second, default 25. */
+  rate?: number;
+  /** The lavfi picture: `testsrc` (default) or the busier, slower to encode `testsrc2`. */
+  source?: 'testsrc' | 'testsrc2';
+  /** Filters applied to the picture, e.g. `noise=alls=30:allf=t+u` (harder still to encode). */
+  filter?: string;
+  /** A 440 Hz tone as AAC alongside (default true). */
+  audio?: boolean;
+  /** More output options, e.g. `['-crf', '35']` or `['-movflags', '+faststart']`. */
+  extra?: string[];
+}
+
+/** An H.264 video from ffmpeg's lavfi sources, with a tone unless `audio` is false. */
+export async function makeVideo(path: string, seconds = 2, options: VideoOptions = {}): Promise<void> {
+  const { size = '160x120', rate = 25, source = 'testsrc', filter, audio = true, extra = [] } = options;
+  const picture = `${source}=size=${size}:rate=${rate}:duration=${seconds}${filter ? `,${filter}` : ''}`;
+  const tone = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`] : [];
+  const audioOut = audio ? ['-c:a', 'aac', '-shortest'] : [];
+  await run(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', picture, ...tone, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...audioOut, ...extra, path]);
 }
 
 export async function makeAudio(path: string, seconds = 3): Promise<void> {

@@ -17,6 +17,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/common/clock';
 import { SCOPES } from '../../src/auth/scopes';
 import { dataSourceOptions, migrate } from '../../src/database/data-source';
+import { dropDatabase as dropAnyDatabase } from './databases';
 import { TEST_DATABASE_URL, TEST_RUN_ID } from './env';
 import { testLogDir } from './log-lines';
 import { freePort } from './test-app';
@@ -290,19 +291,12 @@ export async function freshDatabase(url: string): Promise<{ url: string; drop: (
   return { url, drop: () => dropDatabase(url) };
 }
 
+/** Only this run's own databases may go. */
 async function dropDatabase(url: string): Promise<void> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   const own = `${decodeURIComponent(new URL(TEST_DATABASE_URL).pathname.slice(1))}_${TEST_RUN_ID}_`;
   if (!name.startsWith(own)) throw new Error(`refusing to drop ${name}: this run owns only ${own}* databases`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  await dropAnyDatabase(url);
 }
 
 export interface FaultTenant {

@@ -1,0 +1,27 @@
+import { Logger } from '@nestjs/common';
+import { type AppConfig, loadConfig } from '../config/config';
+import { migrate } from '../database/data-source';
+import { createRootLogger, nestLoggerOver } from '../logging/root-logger';
+import { OutageLog } from './outage-log';
+import { ProcessLifecycle, reportFatal } from './process-lifecycle';
+
+/**
+ * The first steps of main.ts and worker.ts: the config (a bad setting ends the process with one
+ * fatal line), JSON log lines from the first one on (an outage at start included), and the
+ * lifecycle that answers SIGTERM/SIGINT from then on.
+ */
+export function startProcess(): { config: AppConfig; lifecycle: ProcessLifecycle } {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    reportFatal(err);
+  }
+  Logger.overrideLogger(nestLoggerOver(createRootLogger(config)));
+  return { config, lifecycle: new ProcessLifecycle(config.SHUTDOWN_TIMEOUT_S) };
+}
+
+/** Applies the migrations, waiting for Postgres while it is away (saying so once, with DATABASE_URL's address, not a stack). */
+export function migrateWhenReachable(config: AppConfig, lifecycle: ProcessLifecycle): Promise<void> {
+  return lifecycle.untilReachable(OutageLog.of('Postgres', 'DATABASE_URL', config.DATABASE_URL), () => migrate(config.DATABASE_URL));
+}

@@ -122,6 +122,9 @@ export class JobAdmission {
   async enqueueOrLeave(job: Job): Promise<void> {
     if (job.waitingForSlot) {
       this.logger.log({ jobId: job.id, accountId: job.accountId }, 'Job waits for a slot of its account');
+      // A job of the account that ended while this one was admitted may not have seen it waiting
+      // (its final write reads the waiting jobs: JobEvents.settle), so look once more now it is committed.
+      await this.promoteWaiting(job.accountId).catch((err: Error) => this.logger.warn(`Promoting waiting jobs of ${job.accountId} failed: ${err.message}`));
       return;
     }
     try {

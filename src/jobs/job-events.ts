@@ -4,7 +4,7 @@ import { WebhooksService } from '../webhooks/webhooks.service';
 import { JobAdmission } from './job-admission';
 import type { Job } from './job.entity';
 import { toJobView } from './job-views';
-import { JobsRepository } from './jobs.repository';
+import { type FinishedJob, JobsRepository } from './jobs.repository';
 import { RESULT_URL_SECONDS } from './jobs.service';
 
 /**
@@ -38,8 +38,14 @@ export class JobEvents {
    * stays pending, for the sweeper. Called with the row the final state write returned, or the
    * sweeper's reading of it.
    */
-  async settle(job: Job): Promise<boolean> {
+  async settle(job: Job | FinishedJob): Promise<boolean> {
     try {
+      // Straight from the final state write: a job without a webhook or submission whose account
+      // has nobody waiting is followed by nothing, so it costs no further write (issue 9: two per job).
+      if ('consequencesPending' in job && !job.consequencesPending) {
+        if (job.accountHasWaiting) await this.promote(job);
+        return true;
+      }
       await this.finished(job);
       await this.jobs.markConsequencesDone(job.id);
       return true;
@@ -50,14 +56,21 @@ export class JobEvents {
   }
 
   /** The consequences themselves, each safe to run again. */
-  async finished(job: Job): Promise<void> {
-    // A failed promotion is the sweeper's to retry: it must not cost the job its webhook.
-    await this.admission.promoteWaiting(job.accountId).catch((err: Error) => this.logger.warn(`Promoting waiting jobs of ${job.accountId} failed: ${err.message}`));
+  async finished(job: Job | FinishedJob): Promise<void> {
+    if (!('accountHasWaiting' in job) || job.accountHasWaiting) await this.promote(job);
     for (const listener of this.listeners) await listener(job);
     if (!job.webhookUrl) return;
     const url = job.outputKey && job.result ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS }) : undefined;
     const type = job.state === 'completed' ? 'job.completed' : 'job.failed';
     // A job ends once: one webhook event per job, whoever delivers its consequences.
     await this.webhooks.emit(job.accountId, job.webhookUrl, type, { job: toJobView(job, url) }, `job.finished:${job.id}`);
+  }
+
+  /**
+   * A waiting job of the account takes the slot this one freed. A failed promotion is the sweeper's
+   * to retry (every SWEEP_EVERY_MS), and so is a job that began waiting while this one was ending.
+   */
+  private async promote(job: Job): Promise<void> {
+    await this.admission.promoteWaiting(job.accountId).catch((err: Error) => this.logger.warn(`Promoting waiting jobs of ${job.accountId} failed: ${err.message}`));
   }
 }

@@ -11,6 +11,14 @@ const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, 
   error_message AS "errorMessage", refunded, enqueued_at AS "enqueuedAt", submission_id AS "submissionId",
   queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
 
+/** What a job's end must be followed by beyond promotion: its webhook, its submission's update (JobEvents). */
+const HAS_CONSEQUENCES = '(webhook_url IS NOT NULL OR submission_id IS NOT NULL)';
+const FINISHED_COLUMNS = `${COLUMNS}, consequences_pending AS "consequencesPending",
+  EXISTS (SELECT 1 FROM jobs w WHERE w.account_id = jobs.account_id AND w.waiting_for_slot AND w.state = 'queued') AS "accountHasWaiting"`;
+
+/** The row a final state write returned, with what its end must be followed by. */
+export type FinishedJob = Job & { consequencesPending: boolean; accountHasWaiting: boolean };
+
 /** A sweeper's own deployment's rows (`$3`, its queue prefix), and rows from before jobs recorded one. */
 const OWN_JOBS = '(queue_prefix = $3 OR queue_prefix IS NULL)';
 
@@ -151,23 +159,24 @@ export class JobsRepository {
 
   /**
    * Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile.
-   * Like `fail`, it records in the same statement that the job's consequences are pending (JobEvents.settle).
+   * Like `fail`, it records in the same statement whether the job has consequences to deliver
+   * (a webhook, a submission: JobEvents.settle) and reads whether its account has jobs waiting for a slot.
    */
-  complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<Job | undefined> {
-    return firstRow<Job>(
+  complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<FinishedJob | undefined> {
+    return firstRow<FinishedJob>(
       this.db,
-      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = true
-       WHERE id = $1 AND state = 'running' RETURNING ${COLUMNS}`,
+      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
+       WHERE id = $1 AND state = 'running' RETURNING ${FINISHED_COLUMNS}`,
       [id, outputKey, JSON.stringify(result), at],
     );
   }
 
   /** Queued → failed or running → failed; undefined when it had already ended. */
-  fail(tx: Db, id: string, code: string, message: string, at: Date): Promise<Job | undefined> {
-    return firstRow<Job>(
+  fail(tx: Db, id: string, code: string, message: string, at: Date): Promise<FinishedJob | undefined> {
+    return firstRow<FinishedJob>(
       tx,
-      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4, consequences_pending = true
-       WHERE id = $1 AND state IN ('queued', 'running') RETURNING ${COLUMNS}`,
+      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
+       WHERE id = $1 AND state IN ('queued', 'running') RETURNING ${FINISHED_COLUMNS}`,
       [id, code, message, at],
     );
   }

@@ -28,7 +28,7 @@ const node = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'tmp/', 'coverage/', 'bench/results/', 'node_modules/'] },
+  { ignores: ['dist/', 'client/dist/', 'generated/', 'tmp/', 'coverage/', 'bench/results/', 'node_modules/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -4,10 +4,12 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { LoggingModule } from '../logging/logging.module';
+import { logProcessWarnings } from '../logging/process-warnings';
 import { createRootLogger, loadLogSettings } from '../logging/root-logger';
 
 /** The CLI's stdout is its JSON answer: its log lines (same shape as the server's) go to stderr. */
 export const cliLogger = createRootLogger(loadLogSettings(process.env, 'warn'), 2);
+logProcessWarnings(cliLogger);
 
 /** The CLI's answer on failure: always printed (whatever LOG_LEVEL says), in the same shape. */
 export const cliErrors = createRootLogger({ ...loadLogSettings(process.env), LOG_LEVEL: 'error' }, 2);

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type AppConfig, loadConfig } from '../config/config';
 import { migrate } from '../database/data-source';
+import { logProcessWarnings } from '../logging/process-warnings';
 import { createRootLogger, nestLoggerOver } from '../logging/root-logger';
 import { OutageLog } from './outage-log';
 import { ProcessLifecycle, reportFatal } from './process-lifecycle';
@@ -17,7 +18,9 @@ export function startProcess(): { config: AppConfig; lifecycle: ProcessLifecycle
   } catch (err) {
     reportFatal(err);
   }
-  Logger.overrideLogger(nestLoggerOver(createRootLogger(config)));
+  const root = createRootLogger(config);
+  logProcessWarnings(root);
+  Logger.overrideLogger(nestLoggerOver(root));
   return { config, lifecycle: new ProcessLifecycle(config.SHUTDOWN_TIMEOUT_S) };
 }
 

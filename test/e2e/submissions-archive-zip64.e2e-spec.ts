@@ -149,7 +149,9 @@ describe('submissions archive past 4 GiB (ZIP64)', () => {
       console.log(
         `ZIP64 archive: ${Math.round((Date.now() - started) / 1000)} s, RSS ${Math.round(before / MiB)} → peak ${Math.round(peak / MiB)} MiB (+${Math.round(growth / MiB)} MiB)`,
       );
-      expect(growth).toBeLessThan(64 * MiB);
+      // Server and this download share the process (both sides' stream buffers, GC lag on a loaded
+      // machine: +5 to +66 MiB seen); an archive held in memory would add more than 4 GiB.
+      expect(growth).toBeLessThan(128 * MiB);
       const total = files.reduce((sum, f) => sum + f.size, 0);
       expect((await stat(zipPath)).size).toBeGreaterThan(total);
 

@@ -55,6 +55,18 @@ describe('the run log check', () => {
     expect(logProblems(dir)).toHaveLength(1); // still there to read
   });
 
+  it("skips Node's own inspector banner of a process started with --inspect, nothing like it", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-check-'));
+    const banner = [
+      'Debugger listening on ws://127.0.0.1:34947/5f4aa2a0-941d-44b3-b6e5-62c7e56bc7f7',
+      'For help, see: https://nodejs.org/en/docs/inspector',
+      'Debugger attached.',
+      'Debugger ending on ws://127.0.0.1:34947/5f4aa2a0-941d-44b3-b6e5-62c7e56bc7f7',
+    ];
+    writeFileSync(join(dir, 'api-1.log'), [...banner, good, 'Debugger attached. Worker ready'].join('\n'));
+    expect(logProblems(dir)).toEqual([expect.stringMatching(/api-1\.log:6: not JSON: Debugger attached\. Worker ready$/)]);
+  });
+
   it('passes a run whose lines are all good, counting them, and removes the files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'log-check-'));
     writeFileSync(join(dir, 'app-1.ndjson'), `${good}\n${good}\n`);

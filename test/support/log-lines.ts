@@ -49,6 +49,13 @@ export function logLineProblem(line: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Printed by Node itself, not by our logger, when a test starts a process with `--inspect` (the
+ * soak test forces garbage collections through the inspector): not log lines, so not checked.
+ */
+const NODE_INSPECTOR_BANNER =
+  /^(Debugger listening on ws:\/\/\S+|Debugger ending on ws:\/\/\S+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)$/;
+
 /** Every offending line of every file under `dir`, as `file:line: problem: text`. */
 export function logProblems(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -57,7 +64,7 @@ export function logProblems(dir: string): string[] {
     readFileSync(file, 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        if (line.trim() === '') return;
+        if (line.trim() === '' || NODE_INSPECTOR_BANNER.test(line)) return;
         const problem = logLineProblem(line);
         if (problem) problems.push(`${relative(ROOT, file)}:${i + 1}: ${problem}: ${line.slice(0, 300)}`);
       });

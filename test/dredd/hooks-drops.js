@@ -97,7 +97,7 @@ hooks.before(
 );
 
 // JSON and HTML carry no charset parameter in the contract's media types; the page sends one.
-for (const status of [200, 404]) {
+for (const status of [200, 404, 429]) {
   hooks.beforeValidation(`/d/{slug} > The upload page for senders > ${status} > text/html`, (transaction, done) => {
     for (const name of Object.keys(transaction.real.headers)) {
       if (name.toLowerCase() === 'content-type') transaction.real.headers[name] = transaction.real.headers[name].split(';')[0];

@@ -71,16 +71,19 @@ describe('stalled and slow clients', () => {
  */
 describe('uploads in progress per address', () => {
   let t: TestApp;
+  let dir: string;
   let slug: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_UPLOADS_PER_IP: '2' });
+    dir = await tempStorageDir('slots');
+    t = await startTestApp({ STORAGE_DIR: dir, PUBLIC_UPLOADS_PER_IP: '2' });
     const owner = await t.newTenant();
     slug = uniqueSlug();
     await owner.client.POST('/v1/drops', { body: { name: 'slots', slug } });
   });
   afterAll(async () => {
     await t.close();
+    await removeDir(dir);
   });
 
   it('a third upload from one address while two are in progress is 429 too_many_uploads; a freed slot admits the next', async () => {
@@ -91,18 +94,14 @@ describe('uploads in progress per address', () => {
       body.pipe(req);
       return { req, body };
     });
+    // Each held upload took its slot before streaming into its partial file: wait for both files,
+    // not for time (a third upload sent earlier could take a slot first and leave a held one refused).
+    expect(await eventually(async () => (await storedFiles(dir)).length === 2, 20_000)).toBe(true);
     const file = await png();
-    // The two held uploads take their slots once the server has their headers.
-    const refused = await eventually(
-      async () => {
-        const answer = await submit(t, slug, form({}, { data: file, name: 'p.png', type: 'image/png' }));
-        return answer.status === 429 ? answer : undefined;
-      },
-      20_000,
-      20,
-    );
-    expect(refused?.body.error.code).toBe('too_many_uploads');
-    expect(refused?.headers?.get('retry-after')).toBe('1');
+    const refused = await submit(t, slug, form({}, { data: file, name: 'p.png', type: 'image/png' }));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('too_many_uploads');
+    expect(refused.headers?.get('retry-after')).toBe('1');
     for (const h of held) {
       h.body.destroy();
       h.req.destroy();

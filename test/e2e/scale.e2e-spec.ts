@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -10,13 +9,7 @@ import { form, postForm } from '../support/intake';
 import { makeJpeg } from '../support/media-fixtures';
 import { deleteRedisKeys, freePort } from '../support/test-app';
 import { apiCall, type ApiProcess, createTenant, killAll, ledgerProblems, type ServiceProcess, startApi, startWorker, waitUntil } from '../support/processes';
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver: new (options: Record<string, unknown>) => S3rverServer = require('s3rver');
+import { s3StorageEnv, startS3rver, type S3rverServer } from '../support/s3rver';
 
 jest.setTimeout(600_000);
 
@@ -37,19 +30,15 @@ describe('two API processes and two workers', () => {
 
   beforeAll(async () => {
     s3Dir = await mkdtemp(join(tmpdir(), 'dropline-scale-s3-'));
-    s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: 'scale' }] });
-    const { port } = await s3.run();
+    let endpoint: string;
+    ({ server: s3, endpoint } = await startS3rver(s3Dir, ['scale']));
     // The settings every process shares (README "Running at scale").
     const shared = {
       DATABASE_URL: TEST_DATABASE_URL,
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: queuePrefix,
       SIGNING_SECRET: 'scale-test-signing-secret-0123456789abcdef',
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: 'scale',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      ...s3StorageEnv(endpoint, 'scale'),
       ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       WORKER_IN_PROCESS: 'false',
       // A killed worker's job is handed on after seconds, not the default 30 s.

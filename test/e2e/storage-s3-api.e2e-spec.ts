@@ -1,5 +1,4 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -9,13 +8,7 @@ import { postForm, storedFiles } from '../support/intake';
 import { waitForJob } from '../support/jobs';
 import { makeAudio, makeJpeg, makePng, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver: new (options: Record<string, unknown>) => S3rverServer = require('s3rver');
+import { s3StorageEnv, startS3rver, type S3rverServer } from '../support/s3rver';
 
 /**
  * STORAGE_DRIVER=s3 end to end through the API, against s3rver on loopback with the worker in
@@ -33,15 +26,9 @@ describe('STORAGE_DRIVER=s3 through the API', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-s3-api-'));
     localDir = join(dir, 'local');
-    server = new S3rver({ address: '127.0.0.1', port: 0, directory: join(dir, 's3'), silent: true, configureBuckets: [{ name: 'api' }] });
-    const { port } = await server.run();
-    s3Origin = `http://127.0.0.1:${port}`;
+    ({ server, endpoint: s3Origin } = await startS3rver(join(dir, 's3'), ['api']));
     t = await startTestApp({
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3Origin,
-      S3_BUCKET: 'api',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      ...s3StorageEnv(s3Origin, 'api'),
       SIGNING_SECRET: 'e2e-signing-secret-0123456789abcdef',
       STORAGE_DIR: localDir,
       WORKER_IN_PROCESS: 'true',

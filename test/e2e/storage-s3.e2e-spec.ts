@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,13 +8,7 @@ import { S3StorageDriver } from '../../src/storage/s3-storage.driver';
 import { STORAGE, type StorageDriver } from '../../src/storage/storage.driver';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { contractFetch } from '../support/contract-check';
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver: new (options: Record<string, unknown>) => S3rverServer = require('s3rver');
+import { s3StorageEnv, startS3rver, type S3rverServer } from '../support/s3rver';
 
 /** STORAGE_DRIVER=s3 wires the S3 driver (here against s3rver on loopback); /v1/files serves nothing. */
 describe('STORAGE_DRIVER=s3', () => {
@@ -26,14 +19,10 @@ describe('STORAGE_DRIVER=s3', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-s3-'));
-    server = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true, configureBuckets: [{ name: 'e2e' }] });
-    const { port } = await server.run();
+    let endpoint: string;
+    ({ server, endpoint } = await startS3rver(dir, ['e2e']));
     t = await startTestApp({
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: 'e2e',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      ...s3StorageEnv(endpoint, 'e2e'),
       SIGNING_SECRET: 'e2e-signing-secret-0123456789abcdef',
     });
     storage = t.app.get(STORAGE);

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,13 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { form, MiB, ownerSnapshot, submit } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { s3StorageEnv, startS3rver, type S3rverServer } from '../support/s3rver';
 
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver: new (options: Record<string, unknown>) => S3rverServer = require('s3rver');
 const run = promisify(execFile);
 
 /** The submissions archive with STORAGE_DRIVER=s3 (s3rver on loopback). */
@@ -29,14 +23,10 @@ describe('archive on S3', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-e2e-tus-s3-'));
-    server = new S3rver({ address: '127.0.0.1', port: 0, directory: join(dir, 's3'), silent: true, configureBuckets: [{ name: 'tus' }] });
-    const { port } = await server.run();
+    let endpoint: string;
+    ({ server, endpoint } = await startS3rver(join(dir, 's3'), ['tus']));
     const env = {
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: 'tus',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      ...s3StorageEnv(endpoint, 'tus'),
       SIGNING_SECRET: 'e2e-signing-secret-0123456789abcdef',
     };
     t = await startTestApp(env);

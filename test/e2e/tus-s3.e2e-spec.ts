@@ -8,7 +8,7 @@ import { STORAGE, type StorageDriver } from '../../src/storage/storage.driver';
 import { TusSweeper } from '../../src/tus/tus-sweeper';
 import { expectError } from '../support/expect-error';
 import { eventually, MiB, ownerSnapshot, png } from '../support/intake';
-import { startS3rver, type S3rverServer } from '../support/s3rver';
+import { s3StorageEnv, startS3rver, type S3rverServer } from '../support/s3rver';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { tus, tusCreate, tusPatch } from '../support/tus';
 
@@ -32,11 +32,7 @@ describe('tus uploads on S3', () => {
     const started = await startS3rver(join(dir, 's3'), [BUCKET]);
     server = started.server;
     env = {
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: started.endpoint,
-      S3_BUCKET: BUCKET,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      ...s3StorageEnv(started.endpoint, BUCKET),
       SIGNING_SECRET: 'tus-s3-e2e-signing-secret-0123456789',
     };
     s3 = new S3Client({ endpoint: started.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });

@@ -33,6 +33,11 @@ const S3Error: new (code: string, message: string) => Error = require('s3rver/li
 
 const XMLNS = 'http://s3.amazonaws.com/doc/2006-03-01/';
 
+/** The settings that point the app's STORAGE_DRIVER=s3 at `bucket` of an s3rver (which accepts any key pair). */
+export function s3StorageEnv(endpoint: string, bucket: string): Record<string, string> {
+  return { STORAGE_DRIVER: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
+}
+
 /** Starts s3rver on 127.0.0.1 (a free port) with the given buckets and the multipart routes. */
 export async function startS3rver(directory: string, buckets: string[]): Promise<{ server: S3rverServer; endpoint: string }> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: buckets.map((name) => ({ name })) });

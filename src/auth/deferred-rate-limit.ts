@@ -2,9 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../common/error-response';
 import { type RateLimitState, rateLimitHeaders } from './rate-limiter.service';
 
-/** Reads answered with a stream: a verdict could not replace a body already piped by its handler. */
-const STREAMED = new Set(['downloadSubmissionsArchive']);
-
 type Verdict = { state: RateLimitState } | { refusal: unknown };
 const VERDICT = Symbol('rateLimitVerdict');
 type WithVerdict = FastifyRequest & { [VERDICT]?: Promise<Verdict> };
@@ -19,7 +16,8 @@ type WithVerdict = FastifyRequest & { [VERDICT]?: Promise<Verdict> };
  */
 export function canDeferVerdict(request: FastifyRequest): boolean {
   const operation = request.operation;
-  return operation !== undefined && operation.method === 'get' && !STREAMED.has(operation.operationId);
+  // A streamed answer (the archive) could not be replaced once its handler has piped it.
+  return operation !== undefined && operation.method === 'GET' && operation.answersJson;
 }
 
 export function deferVerdict(request: FastifyRequest, verdict: Promise<RateLimitState>): void {

@@ -17,6 +17,8 @@ export interface CompiledOperation {
   authenticated: boolean;
   /** `x-required-scope`: a scope name, `by-tool` (decided by the jobs service) or null (any valid key). */
   scope: string | null;
+  /** Every success (2xx) response with a body is application/json: none streams a file. */
+  answersJson: boolean;
   /** The JSON body's validator; undefined when the operation takes no JSON body. */
   body?: ValidateFunction;
   bodyRequired: boolean;
@@ -151,6 +153,9 @@ export class Contract {
           pathTemplate: path,
           authenticated: security.length > 0,
           scope: op['x-required-scope'] ?? null,
+          answersJson: Object.entries<Json>(op.responses ?? {})
+            .filter(([status]) => status.startsWith('2'))
+            .every(([, response]) => Object.keys(this.deref(response).content ?? { 'application/json': {} }).every((type) => type === 'application/json')),
           body: jsonSchema ? refusingNul(this.bodyAjv.compile(rewriteRefs(this.requestSchema(jsonSchema)))) : undefined,
           bodyRequired: Boolean(bodyDef?.required),
           query: this.paramValidator(params, 'query'),

@@ -40,7 +40,7 @@ async function once(kind: 'old' | 'new', i: number) {
   const last = { t: 0 };
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const sinks: Writable[] = kind === 'old' ? [new ByteLimit(total), handle.createWriteStream({ flush: true })] : [new DurableFileSink(handle, total)];
+  const sinks: Writable[] = kind === 'old' ? [new ByteLimit(total), handle.createWriteStream({ flush: true })] : [new DurableFileSink(handle, { maxBytes: total })];
   await pipeline(body(last), ...(sinks as [Writable]));
   const done = performance.now();
   const used = process.cpuUsage(cpu);

@@ -28,7 +28,7 @@ describe('DurableFileSink', () => {
     const sync = handle.sync.bind(handle);
     handle.datasync = () => (calls.push('datasync'), datasync());
     handle.sync = () => (calls.push('sync'), sync());
-    const sink = new DurableFileSink(handle, undefined, 4096);
+    const sink = new DurableFileSink(handle, { flushEvery: 4096 });
     const body = chunks(40, 1024);
     await pipeline(Readable.from(trickle(body)), sink);
     await handle.close();
@@ -41,7 +41,7 @@ describe('DurableFileSink', () => {
   it('errors with FileTooLargeError past maxBytes, never writing beyond it', async () => {
     const path = join(dir, 'b.bin');
     const handle = await open(path, 'w');
-    const sink = new DurableFileSink(handle, 2500);
+    const sink = new DurableFileSink(handle, { maxBytes: 2500 });
     await expect(pipeline(Readable.from(trickle(chunks(5, 1000))), sink)).rejects.toBeInstanceOf(FileTooLargeError);
     await handle.close();
     expect((await readFile(path)).length).toBeLessThanOrEqual(2500);
@@ -50,9 +50,34 @@ describe('DurableFileSink', () => {
 
   it('accepts exactly maxBytes', async () => {
     const handle = await open(join(dir, 'c.bin'), 'w');
-    const sink = new DurableFileSink(handle, 3000);
+    const sink = new DurableFileSink(handle, { maxBytes: 3000 });
     await pipeline(Readable.from(chunks(3, 1000)), sink);
     await handle.close();
     expect(sink.bytes).toBe(3000);
+  });
+
+  it('with releaseWritten, frees each written chunk that is a whole buffer of its own, and only those', async () => {
+    const path = join(dir, 'd.bin');
+    const handle = await open(path, 'w');
+    const own = chunks(4, 64 * 1024); // like the HTTP parser's body buffers
+    const shared = Buffer.alloc(128 * 1024, 9);
+    const partOf = shared.subarray(0, 64 * 1024); // a view of part of a buffer
+    const small = Buffer.alloc(1024, 3); // under RELEASE_MIN_BYTES (a parser's scratch buffer)
+    const expected = Buffer.concat([...own, partOf, small]);
+    const sink = new DurableFileSink(handle, { releaseWritten: true });
+    await pipeline(Readable.from(trickle([...own, partOf, small])), sink);
+    await handle.close();
+    expect(await readFile(path)).toEqual(expected);
+    expect(own.map((b) => b.length)).toEqual([0, 0, 0, 0]); // detached: memory given back
+    expect(shared.length).toBe(128 * 1024);
+    expect(small.length).toBe(1024);
+  });
+
+  it("without releaseWritten, leaves the caller's buffers alone", async () => {
+    const handle = await open(join(dir, 'e.bin'), 'w');
+    const body = chunks(2, 64 * 1024);
+    await pipeline(Readable.from(trickle(body)), new DurableFileSink(handle));
+    await handle.close();
+    expect(body.map((b) => b.length)).toEqual([64 * 1024, 64 * 1024]);
   });
 });

@@ -43,7 +43,7 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     try {
       return await this.writeAtomically(key, target, async (handle) => {
         // Counts, caps and writes, flushing to disk as it goes; done once all of it is synced.
-        const sink = new DurableFileSink(handle, opts.maxBytes);
+        const sink = new DurableFileSink(handle, { maxBytes: opts.maxBytes, releaseWritten: opts.releaseWritten });
         await pipeline(body, sink);
         return { size: sink.bytes };
       });

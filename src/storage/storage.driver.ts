@@ -15,6 +15,12 @@ export interface PutOptions {
   /** More than this many bytes: reading stops, nothing is stored, {@link FileTooLargeError} is thrown. */
   maxBytes?: number;
   contentType?: string;
+  /**
+   * The body's buffers belong to nobody else (a request body straight from the HTTP parser): a
+   * driver may free each one as soon as it is stored (the local driver does, see DurableFileSink).
+   * Never set it for a stream of buffers its caller still uses.
+   */
+  releaseWritten?: boolean;
 }
 
 export interface SignedUrlOptions {

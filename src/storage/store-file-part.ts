@@ -32,7 +32,8 @@ export async function storeFilePart(
   const storageKey = newId('obj');
   let size: number;
   try {
-    ({ size } = await storage.put(storageKey, sniffed.stream, { maxBytes: options.maxBytes, contentType: sniffed.mime }));
+    // The part's buffers are the HTTP parser's copies, read by nothing after the write: freed as stored.
+    ({ size } = await storage.put(storageKey, sniffed.stream, { maxBytes: options.maxBytes, contentType: sniffed.mime, releaseWritten: true }));
   } catch (err) {
     throw err instanceof FileTooLargeError ? options.tooLarge() : err;
   }

@@ -1,5 +1,5 @@
-import { PassThrough, pipeline, type Readable } from 'node:stream';
-import { fileTypeStream } from 'file-type';
+import type { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
 
 export type FileKind = 'image' | 'video' | 'audio' | 'document';
 
@@ -18,15 +18,48 @@ export interface SniffedStream {
  * only when it claims to be text, so a client cannot label bytes as an image.
  */
 export async function sniff(stream: Readable, declaredMime?: string): Promise<SniffedStream> {
-  // file-type waits for the source's first 'readable' event. A multipart part that ended before
-  // anyone listened (an empty file: busboy pushes its end at once) only ever emits 'end', and the
-  // request hung forever. A PassThrough in between always announces data or its end with 'readable'.
-  // pipeline() forwards an error or abort of the source (client gone) to what reads from it.
-  const source = pipeline(stream, new PassThrough(), () => undefined);
-  const typed = await fileTypeStream(source, { sampleSize: 4100 });
-  const detected = typed.fileType?.mime;
-  const mime = detected ?? (declaredMime && /^text\/[\w.+-]+$/.test(declaredMime) ? declaredMime : 'application/octet-stream');
-  return { stream: typed as unknown as Readable, mime, kind: kindOfMime(detected), ext: typed.fileType?.ext };
+  // Whoever reads the stream next (a storage pipeline) gets its errors; until then (and between
+  // this promise and that pipeline) an error or abort of the source (client gone) must not be an
+  // unhandled 'error' event.
+  stream.on('error', () => undefined);
+  const sample = await peek(stream, SAMPLE_BYTES);
+  const detected = sample.length > 0 ? await fileTypeFromBuffer(sample) : undefined;
+  const mime = detected?.mime ?? (declaredMime && /^text\/[\w.+-]+$/.test(declaredMime) ? declaredMime : 'application/octet-stream');
+  return { stream, mime, kind: kindOfMime(detected?.mime), ext: detected?.ext };
+}
+
+/** What file-type reads to tell a type (its own default sample size). */
+const SAMPLE_BYTES = 4100;
+
+/**
+ * Up to `size` first bytes of the stream, put back at its front: the stream itself is handed on, with
+ * no stage in between (a PassThrough per upload costs a hop for every chunk of the file). As
+ * file-type's own fileTypeStream does, the sample is what is buffered at the first 'readable'
+ * (a short first read gives a short sample). An empty part ends without 'readable' once read:
+ * 'end' settles that case.
+ */
+function peek(stream: Readable, size: number): Promise<Buffer> {
+  if (stream.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const done = (err: Error | null, sample?: Buffer) => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      if (err) reject(err);
+      else resolve(sample ?? Buffer.alloc(0));
+    };
+    const onReadable = () => {
+      const chunk = (stream.read(size) ?? stream.read()) as Buffer | null;
+      // Put back at once, before the stream can emit 'end': it reads again from the first byte.
+      if (chunk) stream.unshift(chunk);
+      done(null, chunk ?? undefined);
+    };
+    const onEnd = () => done(null);
+    const onError = (err: Error) => done(err);
+    stream.once('readable', onReadable);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
 }
 
 export function kindOfMime(mime: string | undefined): FileKind {

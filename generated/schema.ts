@@ -771,7 +771,7 @@ export type paths = {
         };
         /**
          * List webhook deliveries
-         * @description Drop and job webhook deliveries of the account, newest first, with every attempt. Scope `webhooks:read`.
+         * @description Drop and job webhook deliveries of the account, newest first, with every attempt and the circuit breaker state of each endpoint (`circuit`). Scope `webhooks:read`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1389,6 +1389,7 @@ export type components = {
             /** Format: date-time */
             attemptedAt: string;
             statusCode: number | null;
+            /** @description Why the attempt failed without an answer (a timeout, a refused connection…). `circuit_open: …` when the endpoint's circuit breaker was open: nothing was sent, and the attempt counts in the retry schedule like a timeout would (see the delivery's `circuit`). */
             error: string | null;
             durationMs: number;
         };
@@ -1402,6 +1403,18 @@ export type components = {
             nextAttemptAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description The circuit breaker of the delivery's endpoint — the receiver's origin (scheme, host and port) as one account uses it; another account's deliveries to the same host have their own breaker. `closed`: deliveries are sent. After `WEBHOOK_BREAKER_THRESHOLD` (default 5) attempts in a row that timed out (`WEBHOOK_TIMEOUT_S`, default 10 s) it is `open` for `WEBHOOK_BREAKER_COOLDOWN_S` (default 60 s): an attempt due meanwhile sends nothing and is recorded with the error `circuit_open: …`; it counts as a failed attempt of the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h) and the next one waits at least until the cool-down ends, as a receiver's `Retry-After` would (never longer than the schedule's longest delay). Once the cool-down is over it is `half_open`: the next due attempt is sent as a probe (one at a time); any HTTP answer closes the breaker, a probe that times out opens it for another cool-down. An HTTP answer of any status resets the count of timeouts. The state is the breaker's now, not at the delivery's last attempt; null when it cannot be read (Redis unreachable). */
+            circuit: {
+                /** @enum {string} */
+                state: "closed" | "open" | "half_open";
+                /** @description Attempts in a row to this endpoint that timed out. */
+                consecutiveTimeouts: number;
+                /**
+                 * Format: date-time
+                 * @description The end of the cool-down (`open`, `half_open`), when the next attempt may go through as a probe; null when `closed`.
+                 */
+                openUntil: string | null;
+            } | null;
         };
         WebhookDeliveryEnvelope: {
             delivery: components["schemas"]["WebhookDelivery"];

@@ -189,6 +189,33 @@ export class AppConfig {
   @Min(0, { each: true })
   WEBHOOK_RETRY_DELAYS: number[] = [5, 300, 1800, 7200, 18000, 36000];
 
+  /** Seconds a webhook receiver has to answer one attempt. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_TIMEOUT_S = 10;
+
+  /**
+   * Deliveries of one account sent at once, across every worker process (a Redis semaphore): a
+   * tenant whose receiver hangs holds at most this many of a worker's 20 sending slots.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_ACCOUNT_CONCURRENCY = 5;
+
+  /** Attempts in a row to one endpoint (an account's receiver origin) that time out before its circuit breaker opens. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_BREAKER_THRESHOLD = 5;
+
+  /** Seconds an open circuit breaker sends nothing before it lets one probe through. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_BREAKER_COOLDOWN_S = 60;
+
   /** Seconds an incomplete tus upload may wait for its next bytes before the sweeper removes it. */
   @Transform(toInt)
   @IsInt()

@@ -74,7 +74,7 @@ describe('webhook fairness between accounts', () => {
     try {
       await topUp(x, xUrl);
       // X's first deliveries hold their slots on the hanging receiver.
-      for (const deadline = Date.now() + 20_000; open < 1; ) {
+      for (const deadline = Date.now() + 20_000; open < 1;) {
         if (Date.now() > deadline) throw new Error("X's receiver got no request");
         await new Promise((r) => setTimeout(r, 20));
       }

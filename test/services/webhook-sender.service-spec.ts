@@ -25,7 +25,10 @@ describe('WebhookSender retry plan', () => {
     const webhooks = { schedule: async (id: string, at: Date) => void scheduled.push({ id, delayMs: Math.round((at.getTime() - clock.now().getTime()) / 1000) * 1000 }) };
     // The account slots and endpoint breakers are the real ones, on the test Redis under a prefix of this run.
     const env = { ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '5,300,1800', QUEUE_PREFIX: `${TEST_QUEUE_PREFIX}-sender-${Date.now()}` };
-    ({ module, clock } = await serviceModule([WebhookSender, AccountSlots, EndpointCircuits, { provide: WebhooksService, useValue: webhooks }], env, [HttpFetchModule, RedisModule]));
+    ({ module, clock } = await serviceModule([WebhookSender, AccountSlots, EndpointCircuits, { provide: WebhooksService, useValue: webhooks }], env, [
+      HttpFetchModule,
+      RedisModule,
+    ]));
     sender = module.get(WebhookSender);
     deliveries = module.get(WebhookDeliveriesRepository);
   });

@@ -824,7 +824,7 @@ export type components = {
          * @description Stable machine-readable error code. The HTTP status of each:
          *     - `bad_request` — 400: the request is malformed (e.g. its URL)
          *     - `invalid_json` — 400: the body is not valid JSON
-         *     - `validation_failed` — 400: a parameter or the body breaks the schema; `details` names each problem
+         *     - `validation_failed` — 400: a parameter or the body breaks the schema, or a JSON body nests objects and arrays deeper than 64 levels; `details` names each problem
          *     - `invalid_multipart` — 400: the multipart body is malformed or exceeds its part limits
          *     - `unknown_tool` — 400: `tool` names no tool of `GET /v1/tools`
          *     - `missing_input` — 400: neither `input.url` nor `input.fileId` is given
@@ -1966,7 +1966,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2229,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2666,7 +2666,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4118,7 +4118,7 @@ export interface operations {
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4414,7 +4414,7 @@ export interface operations {
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;

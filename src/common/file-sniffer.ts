@@ -1,5 +1,6 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { fileTypeStream } from 'file-type';
+import { cutFileName } from './file-names';
 
 export type FileKind = 'image' | 'video' | 'audio' | 'document';
 
@@ -39,7 +40,6 @@ export function kindOfMime(mime: string | undefined): FileKind {
 
 // Names follow one set of rules (file-names.ts); importers of the sniffer get them here too.
 export { sanitizeFileName } from './file-names';
-import { cutFileName } from './file-names';
 
 /** Other spellings of file-type's extensions that name the same type. */
 const EXT_ALIASES: Record<string, string[]> = { jpg: ['jpeg', 'jpe', 'jfif'], tif: ['tiff'], mp4: ['m4v'], m4a: ['m4b'], mpg: ['mpeg'], heic: ['heif'] };

@@ -860,7 +860,7 @@ export type components = {
          *     - `unsupported_media_type` — 415: this Content-Type is not accepted here
          *     - `kind_not_allowed` — 415: the drop does not accept this kind of file
          *     - `range_not_satisfiable` — 416: the requested byte range is outside the file
-         *     - `rate_limited` — 429: too many requests; see Retry-After
+         *     - `rate_limited` — 429: too many requests for the key, or too many failed authentications from the client address; see Retry-After
          *     - `too_many_uploads` — 429: this client address already has `PUBLIC_UPLOADS_PER_IP` public uploads in progress
          *     - `concurrency_exceeded` — 429: the account has its plan's maximum of jobs in flight
          *     - `internal_error` — 500: an unexpected error, logged on our side
@@ -3860,6 +3860,17 @@ export interface operations {
             /** @description `Tus-Resumable` missing or not 1.0.0. */
             412: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests for the key, or too many failed authentications from this address (an empty body); see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;

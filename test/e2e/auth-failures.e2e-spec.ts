@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,11 +44,22 @@ describe('a budget of failed authentications per client address', () => {
   });
   afterAll(() => t.close());
 
-  it('600 made-up keys from one address: 5 × 401, then 429 rate_limited with Retry-After, without looking keys up', async () => {
+  it('600 made-up keys from one address: 5 × 401 (tokens never logged), then 429 rate_limited with Retry-After, without looking keys up', async () => {
     const address = '127.0.0.21';
     const statuses: number[] = [];
-    for (let i = 0; i < BUDGET; i++) statuses.push((await call(t.baseUrl, madeUpKey(), address)).status);
+    const tokens = Array.from({ length: BUDGET }, madeUpKey);
+    for (const token of tokens) statuses.push((await call(t.baseUrl, token, address)).status);
     expect(statuses).toEqual(Array(BUDGET).fill(401));
+    // Each refusal is logged as a request line, and no token sent is in the log.
+    const log = await waitUntil(
+      'the 401 request lines',
+      () => {
+        const text = existsSync(t.config.LOG_FILE!) ? readFileSync(t.config.LOG_FILE!, 'utf8') : '';
+        return text.split('GET /v1/drops 401').length > BUDGET ? text : undefined;
+      },
+      15_000,
+    );
+    for (const token of tokens) expect(log).not.toContain(token.slice(8));
 
     const refused = await call(t.baseUrl, madeUpKey(), address);
     expectError(refused.res, refused.body, 429, 'rate_limited');

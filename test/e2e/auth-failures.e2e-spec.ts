@@ -98,6 +98,14 @@ describe('a budget of failed authentications per client address', () => {
     expect((await call(t.baseUrl, madeUpKey(), address)).status).toBe(429);
     const valid = await call(t.baseUrl, owner.token, address);
     expectError(valid.res, valid.body, 429, 'rate_limited');
+    // A HEAD (tus) is refused the same way, its 429 as the contract declares it.
+    const head = await fetch(`${t.baseUrl}/v1/uploads/tus/abc`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${owner.token}`, 'tus-resumable': '1.0.0', 'x-forwarded-for': address },
+    });
+    expect(head.status).toBe(429);
+    expect(Number(head.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    assertContract('HEAD', `${t.baseUrl}/v1/uploads/tus/abc`, { status: head.status, headers: head.headers, text: '' });
   });
 
   it('the budget is per address: another address still authenticates and still gets 401 for a bad key', async () => {

@@ -824,7 +824,7 @@ export type components = {
          * @description Stable machine-readable error code. The HTTP status of each:
          *     - `bad_request` — 400: the request is malformed (e.g. its URL)
          *     - `invalid_json` — 400: the body is not valid JSON
-         *     - `validation_failed` — 400: a parameter or the body breaks the schema; `details` names each problem
+         *     - `validation_failed` — 400: a parameter or the body breaks the schema, or a JSON body nests objects and arrays deeper than 64 levels; `details` names each problem
          *     - `invalid_multipart` — 400: the multipart body is malformed or exceeds its part limits
          *     - `unknown_tool` — 400: `tool` names no tool of `GET /v1/tools`
          *     - `missing_input` — 400: neither `input.url` nor `input.fileId` is given
@@ -860,7 +860,7 @@ export type components = {
          *     - `unsupported_media_type` — 415: this Content-Type is not accepted here
          *     - `kind_not_allowed` — 415: the drop does not accept this kind of file
          *     - `range_not_satisfiable` — 416: the requested byte range is outside the file
-         *     - `rate_limited` — 429: too many requests; see Retry-After
+         *     - `rate_limited` — 429: too many requests for the key, or too many failed authentications from the client address; see Retry-After
          *     - `too_many_uploads` — 429: this client address already has `PUBLIC_UPLOADS_PER_IP` public uploads in progress
          *     - `concurrency_exceeded` — 429: the account has its plan's maximum of jobs in flight
          *     - `internal_error` — 500: an unexpected error, logged on our side
@@ -1979,7 +1979,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2242,7 +2242,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2679,7 +2679,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3877,6 +3877,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Too many requests for the key, or too many failed authentications from this address (an empty body); see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     appendTusUpload: {
@@ -4131,7 +4142,7 @@ export interface operations {
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4427,7 +4438,7 @@ export interface operations {
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;

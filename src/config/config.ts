@@ -175,6 +175,20 @@ export class AppConfig {
   PUBLIC_UPLOADS_PER_IP = 4;
 
   /**
+   * Failed authentications (401) one client IP may have per AUTH_FAILURE_WINDOW_S, counted in Redis
+   * across every API process; past them its authenticated requests get 429 until the window ends.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURES_PER_IP = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURE_WINDOW_S = 60;
+
+  /**
    * On SIGTERM/SIGINT the process exits within this many seconds whatever its state: requests in
    * flight get all but the last 2 s to finish, running media jobs are left to BullMQ's stall retry.
    */

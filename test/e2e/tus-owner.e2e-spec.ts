@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids';
 import { DropsService } from '../../src/drops/drops.service';
 import { UploadsService } from '../../src/uploads/uploads.service';
 import { expectError } from '../support/expect-error';
-import { form, MiB, ownerSnapshot, png, removeDir, storedFiles, submit, tempStorageDir } from '../support/intake';
+import { eventually, form, MiB, ownerSnapshot, png, removeDir, storedFiles, submit, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { tus, tusCreate, tusPatch } from '../support/tus';
 
@@ -122,6 +123,23 @@ describe('tus uploads belong to the endpoint that created them', () => {
     expect(await ownerSnapshot(owner, slug)).toEqual({ submissionCount: 0, totalBytes: 0, ids: [] });
     const ids = [idOf(created.location), idOf(second.location)];
     expect((await storedFiles(dir)).filter((f) => ids.some((id) => f.includes(id)))).toEqual([]);
+  });
+
+  it("/v1/uploads/tus checks the plan's limit again when the last byte arrives (a plan lowered meanwhile): 413, the upload removed", async () => {
+    const tenant = await t.newTenant({ plan: 'pro' });
+    const file = Buffer.concat([await png(30, 30), randomBytes(26 * MiB)]);
+    const created = await tusCreate(uploadsTus(), file.length, { filename: 'big.png' }, bearer(tenant));
+    expect(created.status).toBe(201);
+    expect((await tusPatch(created.location, 0, file.subarray(0, MiB), bearer(tenant))).status).toBe(204);
+    await t.app.get(DataSource).query(`UPDATE accounts SET plan = 'free' WHERE id = $1`, [tenant.account.id]);
+    // The key cache learns of the plan change by NOTIFY: wait until requests are judged by the free plan (5 per second).
+    const freeRate = async () => (await tenant.client.GET('/v1/account')).response.headers.get('ratelimit-limit') === '5';
+    expect(await eventually(freeRate, 30_000, 400)).toBe(true);
+    const last = await tusPatch(created.location, MiB, file.subarray(MiB), bearer(tenant));
+    expectError(last, last.body, 413, 'file_too_large');
+    expect((await tus(created.location, 'HEAD', bearer(tenant))).status).toBe(404);
+    const id = idOf(created.location);
+    expect((await storedFiles(dir)).filter((f) => f.includes(id))).toEqual([]);
   });
 
   it('a job whose input.fileId is larger than the plan allows is 413 file_too_large, nothing charged', async () => {

@@ -62,6 +62,46 @@ export class NotifyCache<V> {
     return entry.value;
   }
 
+  /**
+   * The cached value once every change committed before this call has been applied: a write that
+   * another process answered before this read began is seen. Notifications arrive in order on the
+   * listening connection, ahead of the answer to any later query on it, so a `SELECT 1` sent after
+   * this call and answered proves none is pending. Reads share those queries: a read waits for the
+   * next one to be sent (at most two round trips on that connection), never for one per read.
+   */
+  async getSynced(key: string): Promise<V | undefined> {
+    if (this.get(key) === undefined) return undefined;
+    await this.sync();
+    return this.get(key);
+  }
+
+  private inFlight?: Promise<void>;
+  private next?: Promise<void>;
+
+  private sync(): Promise<void> {
+    if (!this.inFlight) return (this.inFlight = this.ping());
+    // The query in flight may have been sent before this call: wait for the one after it.
+    return (this.next ??= this.inFlight.then(() => {
+      this.inFlight = this.next;
+      this.next = undefined;
+      return this.ping();
+    }));
+  }
+
+  private async ping(): Promise<void> {
+    const client = this.client;
+    try {
+      if (client) {
+        await client.query('SELECT 1');
+        this.lastAliveAt = Date.now();
+      }
+    } catch (err) {
+      if (client) this.lost(client, err as Error); // the cache goes dark: the caller reads the database
+    } finally {
+      if (this.next === undefined) this.inFlight = undefined;
+    }
+  }
+
   /** Take before reading the database; pass to `store`. */
   get generation(): number {
     return this.generationCount;

@@ -78,7 +78,7 @@ export class DropsService {
    * vouch for the row (DropCache). The row is shared with later reads: do not change it.
    */
   async read(accountId: string, slug: string): Promise<Readonly<Drop>> {
-    let drop = this.cache.get(slug);
+    let drop = await this.cache.getSynced(slug);
     if (drop) {
       dropLookups.inc({ source: 'cache' });
     } else {

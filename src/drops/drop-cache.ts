@@ -17,7 +17,9 @@ export const dropLookups = new Counter({
 /**
  * Drop rows by slug, so the owner's `GET /v1/drops/{slug}` needs no database round trip. Every
  * change of a drop row (settings, counters, deletion) notifies its slug and every API process
- * forgets it before the next read (NotifyCache). Only the HTTP app has this provider (DropsModule).
+ * forgets it; a read served from here first waits for a `SELECT 1` on the listening connection
+ * shared with the reads around it (NotifyCache.getSynced), so a change another process answered
+ * before the read began is always seen. Only the HTTP app has this provider (DropsModule).
  * Cached rows are shared: callers must not mutate them.
  */
 @Injectable()

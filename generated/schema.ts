@@ -381,6 +381,11 @@ export type paths = {
          *     kind is sniffed from the first bytes received (see the PATCH). The `Location` is
          *     `/v1/public/drops/{slug}/tus/{id}` (absolute). An upload left incomplete expires after
          *     `Upload-Expires` (24 h by default) and its bytes are removed.
+         *     `Upload-Metadata` keys the server keeps for itself (`owner`, `accountId`, `dropId`) are
+         *     refused (400 `validation_failed`): the upload's owner is recorded by the endpoint that
+         *     creates it, from the URL's drop or the key's account, and only that endpoint with that
+         *     drop or account can see, continue or cancel it (any other is 404 `not_found`).
+         *     `Upload-Concat` (tus concatenation, not offered) is 400 `tus_extension_unsupported`.
          */
         post: operations["createDropTusUpload"];
         delete?: never;
@@ -416,13 +421,13 @@ export type paths = {
         post?: never;
         /**
          * Cancel a tus upload
-         * @description tus termination. The stored bytes are removed. A finished upload cannot be cancelled (it is a submission now); an unknown one is 404.
+         * @description tus termination. The stored bytes are removed. A finished upload cannot be cancelled (it is a submission now); an unknown one, or one of another drop or of `/v1/uploads/tus`, is 404.
          */
         delete: operations["deleteDropTusUpload"];
         options?: never;
         /**
          * How much of a tus upload the server has
-         * @description tus core. `Upload-Offset` is where to resume. An upload of another drop, a finished (already delivered), removed or expired upload is 404.
+         * @description tus core. `Upload-Offset` is where to resume. An upload of another drop or of `/v1/uploads/tus`, a finished (already delivered), removed or expired upload is 404.
          */
         head: operations["getDropTusUploadOffset"];
         /**
@@ -432,9 +437,13 @@ export type paths = {
          *     The drop must still be active and unexpired (403 / 410). On the first bytes the kind is
          *     sniffed from the content (not the client's type): a kind the drop does not accept is 415
          *     `kind_not_allowed` and the upload is removed. More bytes than `Upload-Length` is 413.
-         *     The PATCH that brings the last byte creates the submission — exactly once, with the drop's
-         *     counters, webhook and auto-conversion as for the single POST — and its 204 carries
-         *     `Dropline-Submission-Id`. Bytes of an incomplete upload never count toward the drop.
+         *     The PATCH that brings the last byte checks the drop's rules again as they are now (active,
+         *     unexpired, `maxFileSizeMB`, `allowedKinds`, required sender fields: a refusal removes the
+         *     upload) and creates the submission — exactly once, with the drop's counters, webhook and
+         *     auto-conversion as for the single POST, its file name given the extension of the sniffed
+         *     type on a single-kind drop as by the single POST — and its 204 carries
+         *     `Dropline-Submission-Id`. Bytes of an incomplete upload never count toward the drop. An
+         *     upload created through another drop or through `/v1/uploads/tus` is 404 `not_found`.
          */
         patch: operations["appendDropTusUpload"];
         trace?: never;
@@ -536,6 +545,11 @@ export type paths = {
          *     The last segment of the `Location` (`/v1/uploads/tus/upl_…`) is the upload's id: once
          *     the last byte is stored it is usable as `input.fileId` and kept 24 hours, like
          *     `POST /v1/uploads`. Incomplete uploads expire (`Upload-Expires`).
+         *     `Upload-Metadata` keys the server keeps for itself (`owner`, `accountId`, `dropId`) are
+         *     refused (400 `validation_failed`): the upload's owner is recorded by the endpoint that
+         *     creates it, from the URL's drop or the key's account, and only that endpoint with that
+         *     drop or account can see, continue or cancel it (any other is 404 `not_found`).
+         *     `Upload-Concat` (tus concatenation, not offered) is 400 `tus_extension_unsupported`.
          */
         post: operations["createTusUpload"];
         delete?: never;
@@ -566,20 +580,22 @@ export type paths = {
         post?: never;
         /**
          * Cancel a tus upload
-         * @description Scope `uploads:write`. tus termination; the stored bytes are removed. A finished upload cannot be cancelled.
+         * @description Scope `uploads:write`. tus termination; the stored bytes are removed. A finished upload cannot be cancelled; another account's or a drop's upload is 404.
          */
         delete: operations["deleteTusUpload"];
         options?: never;
         /**
          * How much of a tus upload the server has
-         * @description Scope `uploads:write`. tus core; another account's, a finished, removed or expired upload is 404.
+         * @description Scope `uploads:write`. tus core; another account's, a drop's (created through its tus URL), a finished, removed or expired upload is 404.
          */
         head: operations["getTusUploadOffset"];
         /**
          * Send the next bytes of a tus upload
          * @description Scope `uploads:write`. tus core: the body is appended at `Upload-Offset` (409
          *     `offset_mismatch` when it is not the server's offset; 413 past `Upload-Length`). The PATCH
-         *     that brings the last byte creates the upload row, and the id becomes usable as `input.fileId`.
+         *     that brings the last byte checks the plan's upload limit again (413 `file_too_large`
+         *     removes the upload) and creates the upload row, and the id becomes usable as
+         *     `input.fileId`. An upload created by another account or through a drop's tus URL is 404.
          */
         patch: operations["appendTusUpload"];
         trace?: never;
@@ -626,7 +642,8 @@ export type paths = {
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
          *     idempotency replay (200/202 with the original body) or 409 `idempotency_conflict`, 400
          *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
-         *     WAV sent to image-resize), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
+         *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
+         *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel.
          */
@@ -705,7 +722,8 @@ export type paths = {
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
          *     idempotency replay (200/202 with the original body) or 409 `idempotency_conflict`, 400
          *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
-         *     WAV sent to image-resize), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
+         *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
+         *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel. Alias of the `/v1` operation.
          */
@@ -771,7 +789,7 @@ export type paths = {
         };
         /**
          * List webhook deliveries
-         * @description Drop and job webhook deliveries of the account, newest first, with every attempt. Scope `webhooks:read`.
+         * @description Drop and job webhook deliveries of the account, newest first, with every attempt and the circuit breaker state of each endpoint (`circuit`). Scope `webhooks:read`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -824,7 +842,7 @@ export type components = {
          * @description Stable machine-readable error code. The HTTP status of each:
          *     - `bad_request` — 400: the request is malformed (e.g. its URL)
          *     - `invalid_json` — 400: the body is not valid JSON
-         *     - `validation_failed` — 400: a parameter or the body breaks the schema; `details` names each problem
+         *     - `validation_failed` — 400: a parameter or the body breaks the schema, or a JSON body nests objects and arrays deeper than 64 levels; `details` names each problem
          *     - `invalid_multipart` — 400: the multipart body is malformed or exceeds its part limits
          *     - `unknown_tool` — 400: `tool` names no tool of `GET /v1/tools`
          *     - `missing_input` — 400: neither `input.url` nor `input.fileId` is given
@@ -853,6 +871,7 @@ export type components = {
          *     - `drop_expired` — 410: the drop stopped accepting files
          *     - `upload_expired` — 410: the tus upload expired before it was completed
          *     - `tus_version_unsupported` — 412: the tus request has no `Tus-Resumable: 1.0.0`
+         *     - `tus_extension_unsupported` — 400: the tus request uses an extension this server does not offer (`Upload-Concat`: concatenation); `Tus-Extension` lists the ones it does
          *     - `invalid_tus_request` — 400 (403 for a missing `Upload-Offset` or `Content-Type`, as tus answers): a tus header is missing or malformed (e.g. `Upload-Offset`, `Content-Type`)
          *     - `checksum_mismatch` — 460: the tus chunk's checksum does not match
          *     - `body_too_large` — 413: the request body is too large
@@ -860,7 +879,7 @@ export type components = {
          *     - `unsupported_media_type` — 415: this Content-Type is not accepted here
          *     - `kind_not_allowed` — 415: the drop does not accept this kind of file
          *     - `range_not_satisfiable` — 416: the requested byte range is outside the file
-         *     - `rate_limited` — 429: too many requests; see Retry-After
+         *     - `rate_limited` — 429: too many requests for the key, or too many failed authentications from the client address; see Retry-After
          *     - `too_many_uploads` — 429: this client address already has `PUBLIC_UPLOADS_PER_IP` public uploads in progress
          *     - `concurrency_exceeded` — 429: the account has its plan's maximum of jobs in flight
          *     - `internal_error` — 500: an unexpected error, logged on our side
@@ -868,7 +887,7 @@ export type components = {
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1389,6 +1408,7 @@ export type components = {
             /** Format: date-time */
             attemptedAt: string;
             statusCode: number | null;
+            /** @description Why the attempt failed without an answer (a timeout, a refused connection…). `circuit_open: …` when the endpoint's circuit breaker was open: nothing was sent, and the attempt counts in the retry schedule like a timeout would (see the delivery's `circuit`). */
             error: string | null;
             durationMs: number;
         };
@@ -1402,6 +1422,18 @@ export type components = {
             nextAttemptAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description The circuit breaker of the delivery's endpoint — the receiver's origin (scheme, host and port) as one account uses it; another account's deliveries to the same host have their own breaker. `closed`: deliveries are sent. After `WEBHOOK_BREAKER_THRESHOLD` (default 5) attempts in a row that timed out (`WEBHOOK_TIMEOUT_S`, default 10 s) it is `open` for `WEBHOOK_BREAKER_COOLDOWN_S` (default 60 s): an attempt due meanwhile sends nothing and is recorded with the error `circuit_open: …`; it counts as a failed attempt of the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h) and the next one waits at least until the cool-down ends, as a receiver's `Retry-After` would (never longer than the schedule's longest delay). Once the cool-down is over it is `half_open`: the next due attempt is sent as a probe (one at a time); any HTTP answer closes the breaker, a probe that times out opens it for another cool-down. An HTTP answer of any status resets the count of timeouts. The state is the breaker's now, not at the delivery's last attempt; null when it cannot be read (Redis unreachable). */
+            circuit: {
+                /** @enum {string} */
+                state: "closed" | "open" | "half_open";
+                /** @description Attempts in a row to this endpoint that timed out. */
+                consecutiveTimeouts: number;
+                /**
+                 * Format: date-time
+                 * @description The end of the cool-down (`open`, `half_open`), when the next attempt may go through as a probe; null when `closed`.
+                 */
+                openUntil: string | null;
+            } | null;
         };
         WebhookDeliveryEnvelope: {
             delivery: components["schemas"]["WebhookDelivery"];
@@ -1966,7 +1998,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2261,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2666,7 +2698,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3021,7 +3053,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem). */
+            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem), or `Upload-Metadata` carries a reserved key; `tus_extension_unsupported`: `Upload-Concat`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3641,7 +3673,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_tus_request`: a tus header is missing or malformed. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem), or `Upload-Metadata` carries a reserved key; `invalid_tus_request`: a tus header is missing or malformed; `tus_extension_unsupported`: `Upload-Concat`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3860,6 +3892,17 @@ export interface operations {
             /** @description `Tus-Resumable` missing or not 1.0.0. */
             412: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests for the key, or too many failed authentications from this address (an empty body); see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4118,7 +4161,7 @@ export interface operations {
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4163,7 +4206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `body_too_large`: the body is over 1 MiB. */
+            /** @description `body_too_large`: the body is over 1 MiB; `file_too_large`: the uploaded `input.fileId` is larger than the plan's upload limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4414,7 +4457,7 @@ export interface operations {
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4459,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `body_too_large`: the body is over 1 MiB. */
+            /** @description `body_too_large`: the body is over 1 MiB; `file_too_large`: the uploaded `input.fileId` is larger than the plan's upload limit. */
             413: {
                 headers: {
                     [name: string]: unknown;

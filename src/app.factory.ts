@@ -13,6 +13,7 @@ import { AppModule } from './app.module';
 import { applyDeferredVerdict } from './auth/deferred-rate-limit';
 import { MB, PLAN_LIMITS } from './config/plans';
 import { AllErrorsFilter, sendFrameworkError } from './common/all-errors.filter';
+import { depthBoundedJsonParser } from './common/json-body';
 import { lingerIfBodyUnread } from './common/lingering-close';
 import { sendDropPageFrameworkError } from './drop-page/drop-page.filter';
 import { AppConfig, publicBaseUrl } from './config/config';
@@ -21,6 +22,7 @@ import { docsDocument } from './contract/docs-document';
 
 const frameworkLogger = new Logger('Http');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+const BODY_LIMIT = 1024 * 1024;
 /** On SIGTERM, how long requests in flight may take to finish before their connections are cut. */
 const shutdownGraceMs = (config: AppConfig) => Math.min(20_000, (config.SHUTDOWN_TIMEOUT_S - 2) * 1000);
 
@@ -39,7 +41,7 @@ export async function createApp(config: AppConfig, options: { logStream?: NodeJS
       req.id = id;
       return id;
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     // A client that stops sending (an upload stalled after 5 KB) used to hold its socket and its
     // .part file forever: a socket silent for UPLOAD_IDLE_TIMEOUT_S is destroyed, which aborts the
     // request's streams (the storage driver removes the partial file). Headers must arrive within
@@ -73,6 +75,9 @@ export async function createApp(config: AppConfig, options: { logStream?: NodeJS
   // Each call names the storage driver's root; this one is a default the plugin requires.
   await app.register(fastifyStatic, { root: resolve(config.STORAGE_DIR), serve: false });
   const fastify = app.getHttpAdapter().getInstance();
+  // JSON bodies are refused past MAX_JSON_DEPTH while parsing (src/common/json-body.ts). Registering
+  // a parser this way replaces Nest's defaults, so no urlencoded parser: the contract has no such body.
+  app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, depthBoundedJsonParser(fastify.getDefaultJsonParser('error', 'error')));
   // tus PATCH bodies are streamed to storage by @tus/server itself: leave them unread here.
   fastify.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null, undefined));
   let closing = false;

@@ -10,6 +10,7 @@ import { OPERATION_KEY } from '../contract/operation.decorator';
 import { ApiKeyCache, keyLookups } from './api-key-cache';
 import type { ApiKey } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
+import { FailedAuthLimiter } from './failed-auth-limiter';
 import { ipAllowed } from './ip-allowlist';
 import { RateLimiterService, rateLimitHeaders } from './rate-limiter.service';
 import { bearerToken, hashToken } from './tokens';
@@ -34,6 +35,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly limiter: RateLimiterService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly failedAuth: FailedAuthLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -49,16 +51,22 @@ export class ApiKeyGuard implements CanActivate {
       return true;
     }
 
+    // Failed authentications are budgeted per address (failed-auth-limiter.ts): each 401 is counted,
+    // and an address over budget is refused here, before its key is looked up.
+    this.failedAuth.assertAllowed(request.ip);
+    const failed = (error: ApiError) => this.failedAuth.refuse(request.ip, error);
     const header = request.headers.authorization;
     const token = bearerToken(header);
     if (!token) {
-      throw ApiError.unauthorized('unauthorized', header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".');
+      throw await failed(
+        ApiError.unauthorized('unauthorized', header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".'),
+      );
     }
     const key = await this.findKey(token);
-    if (!key) throw ApiError.unauthorized('invalid_key', 'The API key is not recognized.');
-    if (key.revokedAt) throw ApiError.unauthorized('revoked', `The API key was revoked on ${key.revokedAt.toISOString()}.`);
+    if (!key) throw await failed(ApiError.unauthorized('invalid_key', 'The API key is not recognized.'));
+    if (key.revokedAt) throw await failed(ApiError.unauthorized('revoked', `The API key was revoked on ${key.revokedAt.toISOString()}.`));
     if (key.expiresAt && key.expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw ApiError.unauthorized('expired', `The API key expired on ${key.expiresAt.toISOString()}.`);
+      throw await failed(ApiError.unauthorized('expired', `The API key expired on ${key.expiresAt.toISOString()}.`));
     }
     if (!ipAllowed(request.ip, key.ipAllowlist)) {
       throw ApiError.forbidden('ip_not_allowed', `Requests from ${request.ip} are not allowed for this API key.`);

@@ -4,6 +4,7 @@ import { RequestValidationGuard } from '../contract/request-validation.guard';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
+import { FailedAuthLimiter } from './failed-auth-limiter';
 import { RateLimiterService } from './rate-limiter.service';
 import { ScopeGuard } from './scope.guard';
 
@@ -14,6 +15,7 @@ import { ScopeGuard } from './scope.guard';
     ApiKeysService,
     ApiKeyCache,
     RateLimiterService,
+    FailedAuthLimiter,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RequestValidationGuard },
     { provide: APP_GUARD, useClass: ScopeGuard },

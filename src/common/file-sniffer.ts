@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { cutFileName } from './file-names';
 
 export type FileKind = 'image' | 'video' | 'audio' | 'document';
 
@@ -70,16 +71,8 @@ export function kindOfMime(mime: string | undefined): FileKind {
   return 'document';
 }
 
-/** A file name safe to store and to send back: no paths, no control characters, ≤ 255 chars. */
-export function sanitizeFileName(name: string | undefined): string {
-  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
-    .replace(/^\.+/, '')
-    .trim();
-  return (clean || 'file').slice(0, 255);
-}
+// Names follow one set of rules (file-names.ts); importers of the sniffer get them here too.
+export { sanitizeFileName } from './file-names';
 
 /** Other spellings of file-type's extensions that name the same type. */
 const EXT_ALIASES: Record<string, string[]> = { jpg: ['jpeg', 'jpe', 'jfif'], tif: ['tiff'], mp4: ['m4v'], m4a: ['m4b'], mpg: ['mpeg'], heic: ['heif'] };
@@ -94,13 +87,19 @@ export function nameMatchingType(name: string, ext: string | undefined): string 
   const current = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   if (current === ext || EXT_ALIASES[ext]?.includes(current)) return name;
   const base = dot > 0 ? name.slice(0, dot) : name;
-  return `${base.slice(0, 255 - ext.length - 1)}.${ext}`;
+  return cutFileName(`${base}.${ext}`);
 }
 
-/** Types a browser would run or render as a page: served as opaque bytes whatever the sniffer said. */
-const ACTIVE = /^(text\/(html|xml|javascript|ecmascript|xsl)|application\/(xhtml\+xml|xml|javascript|ecmascript)|image\/svg\+xml)$/i;
+/**
+ * Types a browser would run or render as a page: HTML, scripts, and every XML type (`text/xml`,
+ * `application/xml`, any `…+xml` such as `image/svg+xml` or `text/foo+xml`, the XML entity and DTD
+ * types) — XML with the XHTML namespace runs its scripts.
+ */
+const ACTIVE =
+  /^(text\/(html|javascript|ecmascript|jscript|xsl|xslt)|application\/(javascript|ecmascript|x-javascript)|[a-z0-9!#$&^_.+-]+\/(xml|xml-[a-z0-9!#$&^_.+-]+|[a-z0-9!#$&^_.+-]*\+xml))$/i;
 
 /** The Content-Type a stored file is served with: its sniffed type, never an active one. */
 export function servedContentType(mime: string | null | undefined): string {
-  return !mime || ACTIVE.test(mime) ? 'application/octet-stream' : mime;
+  const essence = (mime ?? '').split(';')[0].trim();
+  return !essence || ACTIVE.test(essence) ? 'application/octet-stream' : mime!;
 }

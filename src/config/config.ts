@@ -175,6 +175,20 @@ export class AppConfig {
   PUBLIC_UPLOADS_PER_IP = 4;
 
   /**
+   * Failed authentications (401) one client IP may have per AUTH_FAILURE_WINDOW_S, counted in Redis
+   * across every API process; past them its authenticated requests get 429 until the window ends.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURES_PER_IP = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURE_WINDOW_S = 60;
+
+  /**
    * On SIGTERM/SIGINT the process exits within this many seconds whatever its state: requests in
    * flight get all but the last 2 s to finish, running media jobs are left to BullMQ's stall retry.
    */
@@ -188,6 +202,33 @@ export class AppConfig {
   @IsInt({ each: true })
   @Min(0, { each: true })
   WEBHOOK_RETRY_DELAYS: number[] = [5, 300, 1800, 7200, 18000, 36000];
+
+  /** Seconds a webhook receiver has to answer one attempt. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_TIMEOUT_S = 10;
+
+  /**
+   * Deliveries of one account sent at once, across every worker process (a Redis semaphore): a
+   * tenant whose receiver hangs holds at most this many of a worker's 20 sending slots.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_ACCOUNT_CONCURRENCY = 5;
+
+  /** Attempts in a row to one endpoint (an account's receiver origin) that time out before its circuit breaker opens. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_BREAKER_THRESHOLD = 5;
+
+  /** Seconds an open circuit breaker sends nothing before it lets one probe through. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_BREAKER_COOLDOWN_S = 60;
 
   /** Seconds an incomplete tus upload may wait for its next bytes before the sweeper removes it. */
   @Transform(toInt)

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { OperationId } from '../../generated/types';
 import { projectRoot } from '../common/project-root';
 import type { ErrorDetail } from '../common/api-error';
+import { MAX_JSON_DEPTH, tooDeep } from '../common/json-body';
 
 /** What the server needs to know about one operation of openapi.yaml. */
 export interface CompiledOperation {
@@ -226,19 +227,25 @@ function refusingNul(validate: ValidateFunction, checked: (key: string) => boole
   return wrapped;
 }
 
-/** The JSON-pointer-like path of the first string (or key) holding U+0000, if any. */
-export function nulPath(value: unknown, at: string, checked: (key: string) => boolean = () => true): string | undefined {
+/**
+ * The JSON-pointer-like path of the first string (or key) holding U+0000, if any. The walk is
+ * bounded like the parser bounds bodies (a deeper value is 400 `validation_failed`), so no value
+ * can overflow the stack here.
+ */
+export function nulPath(value: unknown, at: string, checked: (key: string) => boolean = () => true, depth = 0): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? at : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  if (depth >= MAX_JSON_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${at}/${i}`);
+      const found = nulPath(value[i], `${at}/${i}`, undefined, depth + 1);
       if (found !== undefined) return found;
     }
-  } else if (value && typeof value === 'object') {
+  } else {
     for (const [key, child] of Object.entries(value)) {
       if (at === '' && !checked(key)) continue;
       if (key.includes('\u0000')) return `${at}/${key.replaceAll('\u0000', '\\0')}`;
-      const found = nulPath(child, `${at}/${key}`);
+      const found = nulPath(child, `${at}/${key}`, undefined, depth + 1);
       if (found !== undefined) return found;
     }
   }

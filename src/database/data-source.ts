@@ -18,6 +18,7 @@ import { WebhookSecretRotation1763950000000 } from './migrations/1763950000000-w
 import { JobWaitingForSlot1764000000100 } from './migrations/1764000000100-job-waiting-for-slot';
 import { JobRunLease1764000000101 } from './migrations/1764000000101-job-run-lease';
 import { JobConsequences1764000000102 } from './migrations/1764000000102-job-consequences';
+import { DropsNotify1764100000200 } from './migrations/1764100000200-drops-notify';
 import { Job } from '../jobs/job.entity';
 import { Upload } from '../uploads/upload.entity';
 
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   JobWaitingForSlot1764000000100,
   JobRunLease1764000000101,
   JobConsequences1764000000102,
+  DropsNotify1764100000200,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -27,7 +27,7 @@ export class DropsController {
   @Get(':slug')
   @Operation('getDrop')
   async get(@Auth() auth: AuthContext, @Param('slug') slug: string): Promise<Ok<'getDrop'>> {
-    return { drop: this.drops.toView(await this.drops.get(auth.account.id, slug)) };
+    return { drop: this.drops.toView(await this.drops.read(auth.account.id, slug)) };
   }
 
   @Patch(':slug')

@@ -10,6 +10,7 @@ import { limitsOf } from '../config/plans';
 import { Transactions } from '../database/transactions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { SubmissionsRepository } from '../submissions/submissions.repository';
+import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules } from './drop-rules';
 import type { Drop } from './drop.entity';
 import { DropsRepository } from './drops.repository';
@@ -21,6 +22,7 @@ export class DropsService {
 
   constructor(
     private readonly drops: DropsRepository,
+    private readonly cache: DropCache,
     private readonly submissions: SubmissionsRepository,
     private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
@@ -71,6 +73,25 @@ export class DropsService {
     return drop;
   }
 
+  /**
+   * `get` for the owner's read (`GET /v1/drops/{slug}`): from this process's cache when it can
+   * vouch for the row (DropCache). The row is shared with later reads: do not change it.
+   */
+  async read(accountId: string, slug: string): Promise<Readonly<Drop>> {
+    let drop = await this.cache.getSynced(slug);
+    if (drop) {
+      dropLookups.inc({ source: 'cache' });
+    } else {
+      const generation = this.cache.generation;
+      drop = await this.drops.findBySlug(slug);
+      dropLookups.inc({ source: 'database' });
+      if (drop) this.cache.store(slug, drop, generation);
+    }
+    // Another account's drop is indistinguishable from a missing one (404).
+    if (!drop || drop.accountId !== accountId) throw ApiError.notFound('Drop');
+    return drop;
+  }
+
   async update(account: Account, slug: string, patch: DropUpdate): Promise<Drop> {
     const drop = await this.get(account.id, slug);
     const { expiresAt, ...rest } = patch;
@@ -109,7 +130,7 @@ export class DropsService {
     return drop;
   }
 
-  toView(drop: Drop): DropView {
+  toView(drop: Readonly<Drop>): DropView {
     return {
       slug: drop.slug,
       name: drop.name,

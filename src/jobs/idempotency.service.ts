@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../common/api-error';
+import { MAX_JSON_DEPTH, tooDeep } from '../common/json-body';
 import type { Db } from '../database/sql';
 import { IdempotencyRepository } from './idempotency.repository';
 
@@ -65,14 +66,13 @@ export class IdempotencyService {
   }
 }
 
-/** JSON with sorted keys, so {a,b} and {b,a} are the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
+/** JSON with sorted keys, so {a,b} and {b,a} are the same request. Bounded like the parser bounds bodies. */
+function canonicalJson(value: unknown, depth = 0): string {
+  if (!value || typeof value !== 'object') return JSON.stringify(value);
+  if (depth >= MAX_JSON_DEPTH) throw tooDeep();
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`)
+    .join(',')}}`;
 }

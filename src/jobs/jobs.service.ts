@@ -1,17 +1,18 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { JobAccepted, JobCreate, Job as JobView } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
+import type { Account } from '../accounts/account.entity';
 import { assertScope } from '../auth/scope.guard';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';
-import { limitsOf } from '../config/plans';
+import { limitsOf, MB } from '../config/plans';
 import { Contract, toDetails } from '../contract/contract';
 import { CreditsService } from '../credits/credits.service';
 import { Transactions } from '../database/transactions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { findTool, TOOLS, type ToolDefinition } from '../tools/tool-registry';
-import { UploadsService } from '../uploads/uploads.service';
+import { planFileTooLarge, UploadsService } from '../uploads/uploads.service';
 import { IdempotencyService, type StoredResponse } from './idempotency.service';
 import { JobAdmission } from './job-admission';
 import { ENQUEUE_TIMEOUT_MS, JobQueue } from './job-queue';
@@ -79,7 +80,7 @@ export class JobsService {
         accountId: auth.account.id,
         key: { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap },
         tool,
-        input: input.fileId ? await this.uploadedInput(auth.account.id, input.fileId, tool) : input,
+        input: input.fileId ? await this.uploadedInput(auth.account, input.fileId, tool) : input,
         options,
         webhookUrl: body.webhookUrl ?? null,
         idempotency,
@@ -174,8 +175,8 @@ export class JobsService {
   }
 
   /** The worker reads the upload's stored object directly: its key and name go into the job's input. */
-  private async uploadedInput(accountId: string, fileId: string, tool: ToolDefinition): Promise<JobInput> {
-    const upload = await this.uploads.findCurrent(accountId, fileId);
+  private async uploadedInput(account: Account, fileId: string, tool: ToolDefinition): Promise<JobInput> {
+    const upload = await this.uploads.findCurrent(account.id, fileId);
     if (!upload) {
       throw ApiError.validation('input.fileId does not name a current upload of this account (uploads are kept 24 h).', [{ path: 'body/input/fileId', message: 'no such upload' }]);
     }
@@ -187,6 +188,8 @@ export class JobsService {
         `${tool.slug} takes ${article(tool.kind)} ${tool.kind} file; upload ${upload.id} is ${article(upload.fileKind)} ${upload.fileKind} file (${upload.fileMime}).`,
       );
     }
+    // A job's input obeys the plan's upload limit however the file arrived (the plan may have changed since).
+    if (upload.fileSize > limitsOf(account.plan).maxFileSizeMB * MB) throw planFileTooLarge(account);
     return { fileId, storageKey: upload.storageKey, fileName: upload.fileName };
   }
 }

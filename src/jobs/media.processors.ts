@@ -1,6 +1,7 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job as BullJob, WorkerOptions } from 'bullmq';
 import { AppConfig } from '../config/config';
+import { withRunningJob } from '../logging/fatal-errors';
 import { closeWorkerFirst } from '../queue/close-worker-first';
 import { QUEUES, redisOutageLog } from '../queue/queue.module';
 import type { MediaJobData } from './job-queue';
@@ -32,7 +33,8 @@ abstract class MediaProcessor extends WorkerHost {
   }
 
   process(job: BullJob<MediaJobData>): Promise<void> {
-    return this.runner.process(job);
+    // An uncaught exception while it runs (say, from a socket of its input fetch) names this job.
+    return withRunningJob(job.data.jobId, () => this.runner.process(job));
   }
 
   /** Shutdown, first step: see closeWorkerFirst. */
@@ -46,15 +48,29 @@ abstract class MediaProcessor extends WorkerHost {
     redisOutageLog(this.config).failed(error, 'media worker');
   }
 
-  /** BullMQ gave up (retries exhausted, or the job stalled too often after worker crashes). */
+  /**
+   * BullMQ gave up: retries exhausted, or the job stalled more than MAX_STALLED_COUNT times — its
+   * workers died with it (a poison input), so it fails and is refunded instead of killing the next one.
+   */
   @OnWorkerEvent('failed')
   async onFailed(job: BullJob<MediaJobData> | undefined, error: Error): Promise<void> {
-    if (!job || (job.attemptsMade < (job.opts.attempts ?? 1) && !/stalled/.test(error.message))) return;
+    if (!job) return;
+    if (/stalled/.test(error.message)) {
+      await this.runner.fail(job.data.jobId, 'processing_failed', 'the worker stopped while processing this input');
+      return;
+    }
+    if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
     await this.runner.fail(job.data.jobId, 'processing_failed', 'Processing failed after several attempts.');
   }
 }
 
-const IMAGE_WORKER: Partial<WorkerOptions> = { maxStalledCount: 2 };
+/**
+ * A job whose worker stopped (crashed, killed) while running it is run again once; when it stalls
+ * its worker a second time it fails (BullMQ counts the stalls and fails the job past this count).
+ */
+const MAX_STALLED_COUNT = 1;
+
+const IMAGE_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
 
 @Processor(QUEUES.image, IMAGE_WORKER)
 export class ImageProcessor extends MediaProcessor {
@@ -63,7 +79,7 @@ export class ImageProcessor extends MediaProcessor {
   }
 }
 
-const VIDEO_WORKER: Partial<WorkerOptions> = { maxStalledCount: 2 };
+const VIDEO_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
 
 @Processor(QUEUES.video, VIDEO_WORKER)
 export class VideoProcessor extends MediaProcessor {
@@ -72,7 +88,7 @@ export class VideoProcessor extends MediaProcessor {
   }
 }
 
-const AUDIO_WORKER: Partial<WorkerOptions> = { maxStalledCount: 2 };
+const AUDIO_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
 
 @Processor(QUEUES.audio, AUDIO_WORKER)
 export class AudioProcessor extends MediaProcessor {

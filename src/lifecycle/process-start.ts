@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type AppConfig, loadConfig } from '../config/config';
 import { migrate } from '../database/data-source';
+import { logFatalErrors } from '../logging/fatal-errors';
 import { logProcessWarnings } from '../logging/process-warnings';
 import { createRootLogger, nestLoggerOver } from '../logging/root-logger';
 import { OutageLog } from './outage-log';
@@ -20,6 +21,7 @@ export function startProcess(): { config: AppConfig; lifecycle: ProcessLifecycle
   }
   const root = createRootLogger(config);
   logProcessWarnings(root);
+  logFatalErrors(root);
   Logger.overrideLogger(nestLoggerOver(root));
   return { config, lifecycle: new ProcessLifecycle(config.SHUTDOWN_TIMEOUT_S) };
 }

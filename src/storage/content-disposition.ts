@@ -1,32 +1,18 @@
 /** File names as they travel in signed URLs and Content-Disposition headers. */
-
-/** The contract's limit on the `name` query parameter of a signed URL (code points). */
-export const MAX_FILE_NAME_LENGTH = 255;
+import { cutFileName, withoutInvisibleTricks } from '../common/file-names';
 
 /**
- * A name that can be signed, put in a URL and sent back in a header: well-formed Unicode, no
- * control characters or path separators, not empty, at most {@link MAX_FILE_NAME_LENGTH} code
- * points (the extension is kept when cutting).
+ * A name that can be signed, put in a URL and sent back in a header: the rules of stored names
+ * (file-names.ts: well-formed Unicode, no bidi controls, at most 255 code points with the
+ * extension kept), no control characters or path separators, not empty.
  */
 export function safeFileName(name: string): string {
-  let clean = String(name)
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+  let clean = withoutInvisibleTricks(String(name))
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
     .trim();
   if (!clean || clean === '.' || clean === '..') clean = 'download';
-  const chars = Array.from(clean);
-  if (chars.length <= MAX_FILE_NAME_LENGTH) return clean;
-  const dot = clean.lastIndexOf('.');
-  const ext = dot > 0 ? Array.from(clean.slice(dot)) : [];
-  if (ext.length > 0 && ext.length <= 16) {
-    return (
-      Array.from(clean.slice(0, dot))
-        .slice(0, MAX_FILE_NAME_LENGTH - ext.length)
-        .join('') + ext.join('')
-    );
-  }
-  return chars.slice(0, MAX_FILE_NAME_LENGTH).join('');
+  return cutFileName(clean);
 }
 
 /**

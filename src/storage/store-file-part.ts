@@ -8,7 +8,8 @@ export interface StoredPart {
   size: number;
   mime: string;
   kind: SniffedStream['kind'];
-  ext?: string;
+  /** The extension of the sniffed type, undefined when the bytes named none (file-sniffer.ts). */
+  ext: string | undefined;
 }
 
 /**

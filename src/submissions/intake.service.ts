@@ -2,7 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
-import { type FileKind, nameMatchingType, sanitizeFileName } from '../common/file-sniffer';
+import type { FileKind } from '../common/file-sniffer';
 import type { IncomingFile, MultipartForm } from '../common/multipart-form';
 import { MB } from '../config/plans';
 import { Contract, toDetails } from '../contract/contract';
@@ -14,13 +14,15 @@ import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { storeFilePart } from '../storage/store-file-part';
 import type { Job } from '../jobs/job.entity';
 import { AutoConvertService } from './auto-convert.service';
+import { submissionFileName } from './submission-file-name';
 import { SubmissionEvents } from './submission-events';
 import type { Submission } from './submission.entity';
 import { intakeBytes } from '../metrics/dropline-metrics';
 import { SubmissionsRepository } from './submissions.repository';
 
 export const SENDER_FIELDS = ['senderName', 'senderEmail', 'message'] as const;
-export type StoredFile = { storageKey: string; size: number; mime: string; kind: FileKind; ext?: string };
+/** A file in storage and its sniffed type; `ext` is required (even when undefined) so no intake path forgets the extension rule. */
+export type StoredFile = { storageKey: string; size: number; mime: string; kind: FileKind; ext: string | undefined };
 export type SenderFields = Partial<Record<(typeof SENDER_FIELDS)[number], string>>;
 
 /**
@@ -132,10 +134,7 @@ export class IntakeService {
 
   /** Counters, conversion job and row commit together; a drop deleted meanwhile is a 404. The stored file is the caller's. */
   record(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile): Promise<{ submission: Submission; conversion?: Job }> {
-    // A kind-restricted drop vouches for the type: the stored name says what the bytes are, so
-    // `invoice.html` holding a PNG is downloaded as `invoice.png`, not opened as a page.
-    const safeName = sanitizeFileName(fileName);
-    const storedName = drop.allowedKinds === 'any' ? safeName : nameMatchingType(safeName, stored.ext);
+    const storedName = submissionFileName(drop, fileName, stored.ext);
     return this.transactions.run(async (tx) => {
       if (!(await this.drops.addSubmission(tx, drop.id, stored.size))) throw ApiError.notFound('Drop');
       const file = { id: newId('sub'), fileName: storedName, fileKind: stored.kind, fileMime: stored.mime, storageKey: stored.storageKey };

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ZipArchive } from 'archiver';
 import type { Drop } from '../drops/drop.entity';
+import { safeFileName } from '../storage/content-disposition';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { ArchiveNames } from './archive-names';
 import type { Submission } from './submission.entity';
@@ -42,7 +43,8 @@ export class SubmissionsArchiveService {
       if (zip.destroyed) return; // the client went away
       const source = await this.storage.read(key);
       const added = entryWritten(zip);
-      zip.append(source, { name: names.next(useProcessed ? s.processedFileName! : s.fileName), date: s.createdAt });
+      // Names stored before today's rules (bidi controls) are sent by them all the same.
+      zip.append(source, { name: names.next(safeFileName(useProcessed ? s.processedFileName! : s.fileName)), date: s.createdAt });
       try {
         await added;
       } finally {

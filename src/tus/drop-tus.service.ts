@@ -12,7 +12,8 @@ import { DropsService } from '../drops/drops.service';
 import { IntakeService, senderFields } from '../submissions/intake.service';
 import { FirstBytesStore } from './first-bytes-store';
 import { handleTus } from './tus-bridge';
-import { buildTusServer, declaredLength, findUpload, sniffStored, SUBMISSION_ID_HEADER, uploadMetadata } from './tus-server';
+import { dropOwner, OwnedStore, ownedMetadata, refuseReservedMetadata } from './tus-owner';
+import { buildTusServer, declaredLength, refuseUnofferedExtensions, sniffStored, SUBMISSION_ID_HEADER, uploadMetadata } from './tus-server';
 import { TUS_STORAGE } from './tus-storage.provider';
 import type { TusStorage } from './tus-store';
 
@@ -20,7 +21,9 @@ import type { TusStorage } from './tus-store';
  * tus uploads to a drop (`/v1/public/drops/{slug}/tus[/{id}]`), with the single POST's intake rules
  * at the earliest point: drop open and sender fields and declared size at creation, the sniffed
  * kind on the first bytes, and the submission — counters, webhook, auto-conversion, via
- * IntakeService — once the last byte is stored. Incomplete bytes never count toward the drop.
+ * IntakeService — once the last byte is stored, after the drop's rules are checked again as they
+ * are then. Incomplete bytes never count toward the drop. The upload belongs to the drop of the
+ * URL that created it (tus-owner.ts): no other drop, and not `/v1/uploads/tus`, can see it.
  */
 @Injectable()
 export class DropTusService {
@@ -34,19 +37,22 @@ export class DropTusService {
     private readonly drops: DropsService,
     config: AppConfig,
   ) {
-    const store = new FirstBytesStore(tus.store, (_upload, sniffed) => this.intake.checkKind(this.drop(), sniffed));
+    const owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id));
+    const store = new FirstBytesStore(owned, (_upload, sniffed) => this.intake.checkKind(this.drop(), sniffed));
     this.server = buildTusServer(store, publicBaseUrl(config), {
       namingFunction: () => newId('obj'),
       maxSize: () => this.drop().maxFileSizeMB * MB,
-      onUploadCreate: async (_req, upload) => ({ metadata: { ...upload.metadata, dropId: this.drop().id } }),
+      onUploadCreate: async (_req, upload) => ({ metadata: ownedMetadata(upload.metadata, dropOwner(this.drop().id)) }),
       onUploadFinish: async (_req, upload) => ({ headers: { [SUBMISSION_ID_HEADER]: await this.finish(upload) } }),
     });
   }
 
   /** POST: refuses a closed drop, bad sender fields or an oversize declared length before tus creates anything. */
   async create(slug: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    refuseUnofferedExtensions(req);
     const drop = await this.intake.openDrop(slug);
     const metadata = uploadMetadata(req);
+    refuseReservedMetadata(metadata);
     if (!metadata.filename?.trim()) {
       throw ApiError.validation('Upload-Metadata must name the file: filename is required.', [{ path: 'header/Upload-Metadata/filename', message: 'is required' }]);
     }
@@ -56,12 +62,10 @@ export class DropTusService {
     return this.current.run(drop, () => handleTus(this.server, req, reply));
   }
 
-  /** HEAD, PATCH, DELETE of an upload of this drop; another drop's upload id is a 404. */
-  async serve(slug: string, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  /** HEAD, PATCH, DELETE of an upload this drop's URL created; any other upload id is a 404 (OwnedStore). */
+  async serve(slug: string, _id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     // Bytes go only to a drop that still accepts them; an offset or a cancel works on any existing drop.
     const drop = req.method === 'PATCH' ? await this.intake.openDrop(slug) : await this.drops.findBySlug(slug);
-    const upload = await findUpload(this.tus.store, id);
-    if (upload && upload.metadata?.dropId !== drop.id) throw ApiError.notFound('Upload');
     return this.current.run(drop, () => handleTus(this.server, req, reply));
   }
 
@@ -71,23 +75,31 @@ export class DropTusService {
     return drop;
   }
 
-  /** The last byte is stored: the file becomes a submission. Returns its id. */
+  /**
+   * The last byte is stored: the file becomes a submission. Returns its id. The drop (read by the
+   * request that completes the upload: active, unexpired) may have changed since the creation, so
+   * its size limit, kinds and required sender fields are checked again; a refusal removes the upload.
+   */
   private async finish(upload: Upload): Promise<string> {
     const drop = this.drop();
+    const metadata = (upload.metadata ?? {}) as Record<string, string>;
+    const size = upload.size ?? upload.offset;
     const sniffed = await sniffStored(this.tus.store, upload.id);
     try {
+      if (size > drop.maxFileSizeMB * MB) throw this.intake.tooLarge(drop);
+      this.intake.checkSenderFields(drop, senderFields(metadata));
       this.intake.checkKind(drop, sniffed);
     } catch (err) {
       await this.tus.store.remove(upload.id).catch(() => undefined);
       throw err;
     }
     await this.tus.adopt(upload.id);
-    const metadata = (upload.metadata ?? {}) as Record<string, string>;
     const submission = await this.intake.createFromStored(drop, senderFields(metadata), metadata.filename ?? 'file', {
       storageKey: upload.id,
-      size: upload.size ?? upload.offset,
+      size,
       mime: sniffed.mime,
       kind: sniffed.kind,
+      ext: sniffed.ext,
     });
     return submission.id;
   }

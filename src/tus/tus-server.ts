@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { HttpStatus, Logger } from '@nestjs/common';
 import { Server, type ServerOptions } from '@tus/server';
 import { type DataStore, Metadata, type Upload } from '@tus/utils';
 import type { FastifyRequest } from 'fastify';
@@ -50,6 +50,23 @@ function wrapHooks(options: Pick<ServerOptions, 'namingFunction' | 'onUploadCrea
       ((req: Parameters<NonNullable<ServerOptions['onUploadFinish']>>[0], upload: Upload) => options.onUploadFinish!(req, upload).catch((e) => Promise.reject(asTus(e)))),
   };
   /* eslint-enable @typescript-eslint/prefer-promise-reject-errors */
+}
+
+/** What `Tus-Extension` lists (tus-options.ts); anything else a creation asks for is refused here. */
+const OFFERED = 'creation, creation-with-upload, termination, expiration';
+
+/**
+ * 400 `tus_extension_unsupported` for a creation that asks for an extension we do not offer
+ * (`Upload-Concat`: concatenation). Left to @tus/server it is a 501, logged as a server error.
+ */
+export function refuseUnofferedExtensions(req: FastifyRequest): void {
+  if (req.headers['upload-concat'] !== undefined) {
+    throw new ApiError(
+      HttpStatus.BAD_REQUEST,
+      'tus_extension_unsupported',
+      `This server does not offer the tus concatenation extension (Upload-Concat); send each file as one upload. Supported: ${OFFERED}.`,
+    );
+  }
 }
 
 /** The decoded `Upload-Metadata` header; a malformed one is left to tus (400). */

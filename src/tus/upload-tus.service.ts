@@ -1,22 +1,24 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Server } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Account } from '../accounts/account.entity';
-import { ApiError } from '../common/api-error';
 import { newId } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf, MB } from '../config/plans';
-import { UploadsService } from '../uploads/uploads.service';
+import { planFileTooLarge, UploadsService } from '../uploads/uploads.service';
 import { handleTus } from './tus-bridge';
-import { buildTusServer, declaredLength, findUpload, sniffStored, uploadMetadata } from './tus-server';
+import { accountOwner, OwnedStore, ownedMetadata, refuseReservedMetadata } from './tus-owner';
+import { buildTusServer, declaredLength, refuseUnofferedExtensions, sniffStored, uploadMetadata } from './tus-server';
 import { TUS_STORAGE } from './tus-storage.provider';
 import type { TusStorage } from './tus-store';
 
 /**
  * tus uploads for the jobs API (`/v1/uploads/tus[/{upl_…}]`): the id in the Location is the
  * `upl_…` id of the upload row created when the last byte arrives, usable as `input.fileId`.
+ * The upload belongs to the key's account (tus-owner.ts): no other account, and no drop's tus URL,
+ * can see it; the plan's size limit is checked at creation and again when the last byte arrives.
  */
 @Injectable()
 export class UploadTusService {
@@ -28,10 +30,11 @@ export class UploadTusService {
     private readonly uploads: UploadsService,
     config: AppConfig,
   ) {
-    this.server = buildTusServer(tus.store, publicBaseUrl(config), {
+    const store = new OwnedStore(tus.store, () => accountOwner(this.account().id));
+    this.server = buildTusServer(store, publicBaseUrl(config), {
       namingFunction: () => newId('upl'),
       maxSize: () => limitsOf(this.account().plan).maxFileSizeMB * MB,
-      onUploadCreate: async (_req, upload) => ({ metadata: { ...upload.metadata, accountId: this.account().id } }),
+      onUploadCreate: async (_req, upload) => ({ metadata: ownedMetadata(upload.metadata, accountOwner(this.account().id)) }),
       onUploadFinish: async (_req, upload) => {
         await this.finish(upload);
         return {};
@@ -40,19 +43,15 @@ export class UploadTusService {
   }
 
   async create(account: Account, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const limitMB = limitsOf(account.plan).maxFileSizeMB;
+    refuseUnofferedExtensions(req);
     const length = declaredLength(req);
-    if (length !== undefined && length > limitMB * MB) {
-      throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
-    }
-    uploadMetadata(req);
+    if (length !== undefined && length > limitsOf(account.plan).maxFileSizeMB * MB) throw planFileTooLarge(account);
+    refuseReservedMetadata(uploadMetadata(req));
     return this.current.run(account, () => handleTus(this.server, req, reply));
   }
 
-  /** HEAD, PATCH, DELETE; another account's upload is a 404. */
-  async serve(account: Account, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const upload = await findUpload(this.tus.store, id);
-    if (upload && upload.metadata?.accountId !== account.id) throw ApiError.notFound('Upload');
+  /** HEAD, PATCH, DELETE of an upload this account created here; any other upload id is a 404 (OwnedStore). */
+  async serve(account: Account, _id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     return this.current.run(account, () => handleTus(this.server, req, reply));
   }
 
@@ -62,15 +61,23 @@ export class UploadTusService {
     return account;
   }
 
+  /** The last byte is stored: the upload row, unless the file is now over the plan's limit (the upload is removed). */
   private async finish(upload: Upload): Promise<void> {
+    const account = this.account();
+    const size = upload.size ?? upload.offset;
+    if (size > limitsOf(account.plan).maxFileSizeMB * MB) {
+      await this.tus.store.remove(upload.id).catch(() => undefined);
+      throw planFileTooLarge(account);
+    }
     const sniffed = await sniffStored(this.tus.store, upload.id);
     await this.tus.adopt(upload.id);
     const metadata = (upload.metadata ?? {}) as Record<string, string>;
-    await this.uploads.createFromStored(this.account(), upload.id, metadata.filename, {
+    await this.uploads.createFromStored(account, upload.id, metadata.filename, {
       storageKey: upload.id,
-      size: upload.size ?? upload.offset,
+      size,
       mime: sniffed.mime,
       kind: sniffed.kind,
+      ext: sniffed.ext,
     });
   }
 }

@@ -26,7 +26,7 @@ export class UploadsService {
 
   async receive(account: Account, form: MultipartForm): Promise<Upload> {
     const limitMB = limitsOf(account.plan).maxFileSizeMB;
-    const tooLarge = new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
+    const tooLarge = planFileTooLarge(account);
     const { file } = await form.read({ maxFileBytes: limitMB * MB, tooLarge: () => tooLarge });
     if (!file) throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
     const stored = await storeFilePart(this.storage, file, { maxBytes: limitMB * MB, tooLarge: () => tooLarge });
@@ -68,6 +68,12 @@ export class UploadsService {
     if (keys.length > 0) await this.storage.deleteMany(keys);
     return keys.length;
   }
+}
+
+/** 413 `file_too_large`: over the plan's upload limit (an upload, a tus upload, a job's `input.fileId`). */
+export function planFileTooLarge(account: Pick<Account, 'plan'>): ApiError {
+  const limitMB = limitsOf(account.plan).maxFileSizeMB;
+  return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
 }
 
 export function toUploadView(u: Upload): UploadView {

@@ -35,7 +35,7 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
     const now = this.clock.now();
     const overdue = await this.deliveries.findOverdue(new Date(now.getTime() - OVERDUE_MS), 200);
     for (const delivery of overdue) {
-      if (await this.deliveries.planAttempt(delivery.id, now)) await this.webhooks.schedule(delivery.id, now);
+      if (await this.deliveries.planAttempt(delivery.id, now)) await this.webhooks.schedule(delivery.id, now, delivery.accountId);
     }
     if (overdue.length > 0) this.logger.log(`Queued ${overdue.length} overdue webhook deliveries again`);
     return overdue.length;

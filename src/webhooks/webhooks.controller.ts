@@ -13,13 +13,14 @@ export class WebhooksController {
   @Operation('listWebhookDeliveries')
   async list(@Auth() auth: AuthContext, @Query() query: QueryOf<'listWebhookDeliveries'>): Promise<Ok<'listWebhookDeliveries'>> {
     const page = await this.webhooks.list(auth.account.id, query.limit ?? 100, query.cursor, query.status);
-    return { deliveries: page.items.map((d) => this.webhooks.toView(d)), nextCursor: page.nextCursor };
+    return { deliveries: await this.webhooks.views(auth.account.id, page.items), nextCursor: page.nextCursor };
   }
 
   @Post(':id/replay')
   @HttpCode(202)
   @Operation('replayWebhookDelivery')
   async replay(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'replayWebhookDelivery'>> {
-    return { delivery: this.webhooks.toView(await this.webhooks.replay(auth.account.id, id)) };
+    const [delivery] = await this.webhooks.views(auth.account.id, [await this.webhooks.replay(auth.account.id, id)]);
+    return { delivery };
   }
 }

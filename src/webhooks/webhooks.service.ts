@@ -9,6 +9,7 @@ import { newId } from '../common/ids';
 import { QUEUES } from '../queue/queue.module';
 import type { WebhookDelivery, WebhookEventType } from './webhook-delivery.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { EndpointCircuits } from './endpoint-circuits';
 
 export interface DeliverJob {
   deliveryId: string;
@@ -18,6 +19,8 @@ export interface DeliverJob {
    * a replay while a retry is pending does not start a second chain. Absent on older entries.
    */
   plannedAt?: number;
+  /** The delivery's account, so a worker takes its account's slot before reading anything. Absent on older entries. */
+  accountId?: string;
 }
 
 /** How long the request that caused an event waits for the queue to take the delivery. */
@@ -32,6 +35,7 @@ export class WebhooksService {
     private readonly deliveries: WebhookDeliveriesRepository,
     @InjectQueue(QUEUES.webhooks) private readonly queue: Queue<DeliverJob>,
     private readonly clock: Clock,
+    private readonly circuits: EndpointCircuits,
   ) {}
 
   /**
@@ -56,7 +60,7 @@ export class WebhooksService {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.schedule(delivery.id, now),
+        this.schedule(delivery.id, now, accountId),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`queue did not answer in ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS))),
       ]);
     } catch (err) {
@@ -68,9 +72,9 @@ export class WebhooksService {
   }
 
   /** Queues the attempt planned for `at` (the delivery's `next_attempt_at`). */
-  schedule(deliveryId: string, at: Date): Promise<unknown> {
+  schedule(deliveryId: string, at: Date, accountId: string): Promise<unknown> {
     const delay = Math.max(0, at.getTime() - this.clock.now().getTime());
-    return this.queue.add('deliver', { deliveryId, plannedAt: at.getTime() }, { delay, jobId: `${deliveryId}.${at.getTime()}` });
+    return this.queue.add('deliver', { deliveryId, plannedAt: at.getTime(), accountId }, { delay, jobId: `${deliveryId}.${at.getTime()}` });
   }
 
   async list(accountId: string, limit: number, cursor?: string, status?: WebhookDelivery['status']) {
@@ -83,12 +87,17 @@ export class WebhooksService {
     if (!delivery) throw ApiError.notFound('Webhook delivery');
     // Moving next_attempt_at supersedes a pending retry: only this attempt's chain goes on.
     const reopened = await this.deliveries.reopen(id, this.clock.now());
-    await this.schedule(id, reopened!.nextAttemptAt!);
+    await this.schedule(id, reopened!.nextAttemptAt!, accountId);
     return reopened!;
   }
 
-  toView(d: WebhookDelivery): WebhookDeliveryView {
-    return {
+  /** The deliveries as the API shows them, each with its endpoint's breaker as it is now. */
+  async views(accountId: string, deliveries: WebhookDelivery[]): Promise<WebhookDeliveryView[]> {
+    const circuits = await this.circuits.views(
+      accountId,
+      deliveries.map((d) => d.url),
+    );
+    return deliveries.map((d) => ({
       id: d.id,
       eventType: d.eventType,
       url: d.url,
@@ -96,6 +105,7 @@ export class WebhooksService {
       attempts: d.attempts,
       nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
       createdAt: d.createdAt.toISOString(),
-    };
+      circuit: circuits.get(d.url) ?? null,
+    }));
   }
 }

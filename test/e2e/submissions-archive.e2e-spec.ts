@@ -153,7 +153,7 @@ describe('submissions archive', () => {
             })(),
           ),
         );
-        await intake.createFromStored(drop, {}, `part.bin`, { storageKey: key, size, mime: 'application/octet-stream', kind: 'document' });
+        await intake.createFromStored(drop, {}, `part.bin`, { storageKey: key, size, mime: 'application/octet-stream', kind: 'document', ext: undefined });
         expect(await storage.exists(key)).toBe(true);
       }
 

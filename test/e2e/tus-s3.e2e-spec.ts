@@ -84,6 +84,41 @@ describe('tus uploads on S3', () => {
     req.destroy();
   }
 
+  it("on S3 too, an upload is served only by the endpoint and the drop or account that created it; the owner is the server's to write", async () => {
+    const slug = await createDrop();
+    const stranger = await t.newTenant();
+    const auth = { Authorization: `Bearer ${stranger.token}` };
+    const forged = await tusCreate(collection(t, slug), 100, { filename: 'a.txt', accountId: stranger.account.id });
+    expectError(forged, forged.body, 400, 'validation_failed');
+
+    const toDrop = await tusCreate(collection(t, slug), 100, { filename: 'a.txt' });
+    const viaKey = `${t.baseUrl}/v1/uploads/tus/${toDrop.location.split('/').pop()}`;
+    const patched = await tusPatch(viaKey, 0, Buffer.alloc(100, 'a'), auth);
+    expectError(patched, patched.body, 404, 'not_found');
+    expect((await tus(viaKey, 'DELETE', auth)).status).toBe(404);
+
+    const toKey = await tusCreate(`${t.baseUrl}/v1/uploads/tus`, 100, { filename: 'b.txt' }, auth);
+    const viaDrop = `${collection(t, slug)}/${toKey.location.split('/').pop()}`;
+    const sent = await tusPatch(viaDrop, 0, Buffer.alloc(100, 'b'));
+    expectError(sent, sent.body, 404, 'not_found');
+    expect((await tus(viaDrop, 'HEAD')).status).toBe(404);
+    expect(await ownerSnapshot(owner, slug)).toMatchObject({ submissionCount: 0, totalBytes: 0 });
+
+    // Each endpoint still serves its own.
+    expect((await tus(toDrop.location, 'DELETE')).status).toBe(204);
+    expect((await tus(toKey.location, 'DELETE', auth)).status).toBe(204);
+  });
+
+  it("on S3, a single-kind drop's tus file takes its sniffed type's extension", async () => {
+    const slug = await createDrop({ allowedKinds: 'image' });
+    const image = await png(40, 40);
+    const created = await tusCreate(collection(t, slug), image.length, { filename: 'invoice.html' });
+    const last = await tusPatch(created.location, 0, image);
+    const id = last.headers.get('dropline-submission-id')!;
+    const { data } = await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } });
+    expect(data!.submission).toMatchObject({ fileName: 'invoice.png', fileMime: 'image/png' });
+  });
+
   it('a sender uploads in several PATCHes, is cut off mid-PATCH, resumes from HEAD; one submission, the same bytes, nothing left behind', async () => {
     const slug = await createDrop({ allowedKinds: 'image' });
     const file = Buffer.concat([await png(300, 200), randomBytes(20 * MiB)]);

@@ -41,7 +41,7 @@ describe('fault: worker killed with SIGKILL mid-queue', () => {
     stack = await createFaultStack('worker_kill', { 'photo.jpg': await makeJpeg(800, 600) });
     ({ database, files, db } = stack);
     // Each input answers after 100 ms, so the worker always has jobs `running` to be killed in.
-    const direct = files.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+    const direct = files.server.listeners('request')[0];
     files.server.removeAllListeners('request');
     files.server.on('request', (req: IncomingMessage, res: ServerResponse) => void setTimeout(() => direct(req, res), INPUT_DELAY_MS));
     // A dead worker's job is picked up again ~4-6 s after the kill instead of ~30-60 s.

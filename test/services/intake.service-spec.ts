@@ -53,7 +53,7 @@ describe('IntakeService.record and drop counters', () => {
     await drops.insert({ id, accountId, slug: `svc-${id.slice(4).toLowerCase()}`, name: 'd', ...NEW_DROP_SETTINGS, ...settings });
     return (await drops.findById(id))!;
   }
-  const png = (size: number) => ({ storageKey: newId('obj'), size, mime: 'image/png', kind: 'image' as const });
+  const png = (size: number) => ({ storageKey: newId('obj'), size, mime: 'image/png', kind: 'image' as const, ext: 'png' });
 
   it('counts concurrent arrivals exactly, and a deletion takes its file and bytes off once', async () => {
     const { account } = await tenant(module);

@@ -2,9 +2,13 @@ import type { TestingModule } from '@nestjs/testing';
 import type { Job } from 'bullmq';
 import { newId } from '../../src/common/ids';
 import { HttpFetchModule } from '../../src/http-fetch/http-fetch.module';
+import { RedisModule } from '../../src/redis/redis.module';
+import { AccountSlots } from '../../src/webhooks/account-slots';
+import { EndpointCircuits } from '../../src/webhooks/endpoint-circuits';
 import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { WebhookSender } from '../../src/webhooks/webhook-sender';
 import { type DeliverJob, WebhooksService } from '../../src/webhooks/webhooks.service';
+import { TEST_QUEUE_PREFIX } from '../support/env';
 import { startReceiver } from '../support/webhook-receiver';
 import { serviceModule, tenant, type TestClock } from './service-module';
 
@@ -19,8 +23,12 @@ describe('WebhookSender retry plan', () => {
   beforeAll(async () => {
     // The sender plans an attempt for a time of the Clock (its `next_attempt_at`); delays are whole seconds.
     const webhooks = { schedule: async (id: string, at: Date) => void scheduled.push({ id, delayMs: Math.round((at.getTime() - clock.now().getTime()) / 1000) * 1000 }) };
-    const env = { ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '5,300,1800' };
-    ({ module, clock } = await serviceModule([WebhookSender, { provide: WebhooksService, useValue: webhooks }], env, [HttpFetchModule]));
+    // The account slots and endpoint breakers are the real ones, on the test Redis under a prefix of this run.
+    const env = { ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '5,300,1800', QUEUE_PREFIX: `${TEST_QUEUE_PREFIX}-sender-${Date.now()}` };
+    ({ module, clock } = await serviceModule([WebhookSender, AccountSlots, EndpointCircuits, { provide: WebhooksService, useValue: webhooks }], env, [
+      HttpFetchModule,
+      RedisModule,
+    ]));
     sender = module.get(WebhookSender);
     deliveries = module.get(WebhookDeliveriesRepository);
   });

@@ -37,7 +37,7 @@ export async function storedFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile())
-    .map((e) => join((e as unknown as { parentPath?: string; path: string }).parentPath ?? e.path, e.name).slice(dir.length + 1))
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
     .sort();
 }
 

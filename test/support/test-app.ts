@@ -51,6 +51,8 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
     PUBLIC_RATE_LIMIT: '10000',
     // Likewise the cap on concurrent public uploads per address (test/e2e/stalled-clients sets its own).
     PUBLIC_UPLOADS_PER_IP: '1000',
+    // And the budget of failed authentications per address (test/e2e/auth-failures sets its own).
+    AUTH_FAILURES_PER_IP: '10000',
     // Suites (and other runs) share one Redis: each app gets queues and rate-limit counters of its
     // own, so no suite's worker takes another suite's jobs (with the wrong storage dir or settings).
     QUEUE_PREFIX: `${TEST_QUEUE_PREFIX}-${Math.random().toString(36).slice(2, 10)}`,

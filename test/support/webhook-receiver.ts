@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   body: string;
+  /** Date.now() when the whole request had arrived. */
+  receivedAt: number;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function startReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
       const answer = respond(received.length);
       void Promise.resolve(answer.until).then(() =>
         setTimeout(() => {

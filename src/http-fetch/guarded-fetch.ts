@@ -209,8 +209,16 @@ export class GuardedHttpClient implements OnModuleDestroy {
       },
     });
     const file = createWriteStream(destPath);
+    // A local write error is the file's own error, not one the pipeline passed down from the body:
+    // Node 26's pipeline destroys the file with the body's error (a timeout's abort, say) too.
+    let upstreamFailed = false;
+    const upstream = () => (upstreamFailed = true);
+    body.once('error', upstream);
+    limit.once('error', upstream);
     let fileError: unknown;
-    file.once('error', (err) => (fileError = err));
+    file.once('error', (err) => {
+      if (!upstreamFailed) fileError = err;
+    });
     try {
       await pipeline(body, limit, file);
       return size;

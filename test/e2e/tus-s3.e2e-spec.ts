@@ -237,7 +237,8 @@ describe('tus uploads on S3', () => {
   }, 60_000);
 
   it('an incomplete upload expires and the sweeper removes its multipart upload and objects from the bucket', async () => {
-    const short = await startTestApp({ ...env, TUS_EXPIRY_SECONDS: '1' });
+    // Long enough for the 9 MiB PATCH below to finish on a loaded machine (1 s was not: 410 in CI).
+    const short = await startTestApp({ ...env, TUS_EXPIRY_SECONDS: '8' });
     try {
       const slug = await createDrop();
       const file = randomBytes(12 * MiB);
@@ -254,7 +255,7 @@ describe('tus uploads on S3', () => {
           const left = await inBucket(id);
           return left.objects.length === 0 && left.multipart === 0;
         },
-        30_000,
+        60_000,
         200,
       );
       expect(swept).toBe(true);
@@ -263,5 +264,5 @@ describe('tus uploads on S3', () => {
     } finally {
       await short.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

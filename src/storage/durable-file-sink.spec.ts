@@ -20,21 +20,6 @@ describe('DurableFileSink', () => {
     }
   }
 
-  it('with `start`, writes after the bytes already there (a resumed tus upload), even from a handle opened at 0', async () => {
-    const path = join(dir, 'resume.bin');
-    const first = Buffer.alloc(3000, 1);
-    const rest = chunks(5, 1024);
-    const handle0 = await open(path, 'w');
-    await handle0.write(first);
-    await handle0.close();
-    const handle = await open(path, 'r+');
-    const sink = new DurableFileSink(handle, { start: first.length });
-    await pipeline(Readable.from(trickle(rest)), sink);
-    await handle.close();
-    expect(sink.bytes).toBe(5 * 1024);
-    expect(await readFile(path)).toEqual(Buffer.concat([first, ...rest]));
-  });
-
   it('writes every byte in order, flushing in the background while streaming and syncing at the end', async () => {
     const path = join(dir, 'a.bin');
     const handle = await open(path, 'w');

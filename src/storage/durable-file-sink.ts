@@ -25,8 +25,6 @@ export interface DurableFileSinkOptions {
    * mark-compacts (~45 per GiB, half the CPU of an upload). See bench/RESULTS.md, "Node 26 uploads".
    */
   releaseWritten?: boolean;
-  /** Byte position of the first write (a resumed upload appends at its offset); default: the handle's own position. */
-  start?: number;
 }
 
 /**
@@ -98,9 +96,7 @@ export class DurableFileSink extends Writable {
     let offset = 0;
     while (offset < length) {
       // writev may write less than asked (a full disk, a signal): go on from where it stopped.
-      const rest = offset === 0 ? buffers : remainder(buffers, offset);
-      const position = this.options.start === undefined ? undefined : this.options.start + this.bytes + offset;
-      const { bytesWritten } = await this.handle.writev(rest, position);
+      const { bytesWritten } = await this.handle.writev(offset === 0 ? buffers : remainder(buffers, offset));
       offset += bytesWritten;
     }
     this.bytes += length;

@@ -15,6 +15,7 @@ import { SubmissionEvents } from '../../src/submissions/submission-events';
 import { SubmissionsService } from '../../src/submissions/submissions.service';
 import { DropsService } from '../../src/drops/drops.service';
 import { NEW_DROP_SETTINGS } from '../support/drops';
+import { DropCache } from '../../src/drops/drop-cache';
 import { balanceOf, serviceModule, tenant } from './service-module';
 
 /** Drop counters and the intake transaction (counters, conversion job, row) on the real Postgres. */
@@ -33,6 +34,7 @@ describe('IntakeService.record and drop counters', () => {
       IntakeService,
       SubmissionsService,
       DropsService,
+      DropCache,
       AutoConvertService,
       JobAdmission,
       CreditsService,

@@ -60,11 +60,12 @@ describe('the run log check', () => {
     const banner = [
       'Debugger listening on ws://127.0.0.1:34947/5f4aa2a0-941d-44b3-b6e5-62c7e56bc7f7',
       'For help, see: https://nodejs.org/en/docs/inspector',
+      'For help, see: https://nodejs.org/learn/getting-started/debugging', // Node 26's wording
       'Debugger attached.',
       'Debugger ending on ws://127.0.0.1:34947/5f4aa2a0-941d-44b3-b6e5-62c7e56bc7f7',
     ];
     writeFileSync(join(dir, 'api-1.log'), [...banner, good, 'Debugger attached. Worker ready'].join('\n'));
-    expect(logProblems(dir)).toEqual([expect.stringMatching(/api-1\.log:6: not JSON: Debugger attached\. Worker ready$/)]);
+    expect(logProblems(dir)).toEqual([expect.stringMatching(/api-1\.log:7: not JSON: Debugger attached\. Worker ready$/)]);
   });
 
   it('passes a run whose lines are all good, counting them, and removes the files', () => {

@@ -54,7 +54,7 @@ export function logLineProblem(line: string): string | undefined {
  * soak test forces garbage collections through the inspector): not log lines, so not checked.
  */
 const NODE_INSPECTOR_BANNER =
-  /^(Debugger listening on ws:\/\/\S+|Debugger ending on ws:\/\/\S+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)$/;
+  /^(Debugger listening on ws:\/\/\S+|Debugger ending on ws:\/\/\S+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|For help, see: https:\/\/nodejs\.org\/(en\/docs\/inspector|learn\/getting-started\/debugging))$/;
 
 /** Every offending line of every file under `dir`, as `file:line: problem: text`. */
 export function logProblems(dir: string): string[] {

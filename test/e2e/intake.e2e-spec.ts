@@ -1,5 +1,5 @@
 import { expectError } from '../support/expect-error';
-import { type Answer, eventually, form, MiB, ownerSnapshot, png, removeDir, send, storedFiles, streamedForm, submit, tempStorageDir } from '../support/intake';
+import { type Answer, eventually, form, MiB, ownerSnapshot, png, removeDir, send, stallingForm, storedFiles, streamedForm, submit, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 
 /**
@@ -274,10 +274,18 @@ describe('public intake', () => {
 
     it('a sender who goes away mid-upload leaves neither row nor file (nor temp file)', async () => {
       const drop = await createDrop();
-      const { body, contentType } = streamedForm({ fileName: 'big.bin', size: 50 * MiB });
+      // 1 MiB of a 50 MiB file, then the sender stalls: the body never ends, so the abort below is
+      // mid-upload however fast the machine (a timer could fire after the whole body was sent).
+      const { body, contentType } = stallingForm({ fileName: 'big.bin', declaredSize: 50 * MiB, sentBytes: MiB });
       const abort = new AbortController();
-      setTimeout(() => abort.abort(), 300);
-      const res = await refused(drop.slug, () => send(t, drop.slug, { body: body as any, duplex: 'half', headers: { 'content-type': contentType }, signal: abort.signal }));
+      const res = await refused(drop.slug, async () => {
+        const answer = send(t, drop.slug, { body: body as any, duplex: 'half', headers: { 'content-type': contentType }, signal: abort.signal });
+        // The server is writing the file once its temp file exists: that is when the sender goes away.
+        const writing = await eventually(async () => (await storedFiles(dir)).some((f) => f.startsWith('.tmp/')), 20_000);
+        expect(writing).toBe(true);
+        abort.abort();
+        return answer;
+      });
       expect(res.status).toBeNull();
     });
 

@@ -177,6 +177,33 @@ export function streamedForm(opts: { fields?: Record<string, string>; fileName: 
   };
 }
 
+/**
+ * A multipart body that sends its preamble and `sentBytes` of a file of `declaredSize`, then
+ * stalls without ending: the sender of a big file who goes away mid-upload.
+ */
+export function stallingForm(opts: { fileName: string; declaredSize: number; sentBytes: number }): { body: Readable; contentType: string } {
+  const { body, contentType } = streamedForm({ fileName: opts.fileName, size: opts.declaredSize });
+  let sent = 0;
+  const pull = (): void => {
+    if (sent >= opts.sentBytes) return; // never ends: no more pushes, no null
+    const chunk = body.read() as Buffer | null;
+    if (chunk === null) {
+      body.once('readable', pull);
+      return;
+    }
+    sent += chunk.length;
+    stalling.push(chunk);
+  };
+  const stalling: Readable = new Readable({
+    read: pull,
+    destroy(err, callback) {
+      body.destroy();
+      callback(err);
+    },
+  });
+  return { body: stalling, contentType };
+}
+
 /** The owner's view: the drop's counters and every submission id (all pages). */
 export async function ownerSnapshot(owner: Tenant, slug: string): Promise<{ submissionCount: number; totalBytes: number; ids: string[] }> {
   const drop = await owner.client.GET('/v1/drops/{slug}', { params: { path: { slug } } });

@@ -80,8 +80,10 @@ async function serviceRun(api, url, n, pid) {
     const accepted = await api('POST', '/v1/jobs', { tool: 'image-resize', input: { url }, options: { width: 720 } }, { 'idempotency-key': randomUUID() });
     ids[i] = accepted.id ?? accepted.job?.id;
   });
+  let polls = 0;
   for (const id of ids) {
     for (;;) {
+      polls++;
       const { job } = await api('GET', `/v1/jobs/${id}`);
       if (job.state === 'completed') {
         if (job.result?.width !== 720) throw new Error(`job ${id} produced width ${job.result?.width}`);
@@ -93,7 +95,7 @@ async function serviceRun(api, url, n, pid) {
     }
   }
   const threads = diffThreads(threadCpuMs(pid), threadsBefore);
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n, cpuMs: cpuMs(pid) - cpuBefore, threads };
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n, cpuMs: cpuMs(pid) - cpuBefore, threads, polls };
 }
 
 function diffThreads(after, before) {
@@ -124,6 +126,7 @@ module.exports = async function jobPipeline(ctx) {
       totals.svcRunMs += s.meanRunMs / ROUNDS;
       add(totals.refThreads, r.threads);
       add(totals.svcThreads, s.threads);
+      totals.polls = (totals.polls ?? 0) + s.polls;
       log(`job-pipeline: round ${round}/${ROUNDS} done`);
     }
     const jobs = ROUNDS * n;
@@ -131,6 +134,7 @@ module.exports = async function jobPipeline(ctx) {
       Object.entries(threads)
         .map(([k, v]) => `${k} ${fmt.n(v / jobs)}`)
         .join(' · ');
+    log(`job-pipeline: ${fmt.n(totals.polls / jobs, 1)} status polls (GET /v1/jobs/{id}) per job`);
     log(`job-pipeline: CPU-ms per job by thread: service ${perJob(totals.svcThreads)}; sharp alone ${perJob(totals.refThreads)}`);
     const svc = jobs / totals.svcSeconds;
     const ref = jobs / totals.refSeconds;

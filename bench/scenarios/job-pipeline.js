@@ -3,6 +3,9 @@
  * 2. Job pipeline: N image-resize jobs end to end (submit → completed), a 2725×2225 JPEG fetched
  * over HTTP from a fixture server on loopback → 720 px wide, vs sharp doing the same N resizes in
  * this process at the image worker's concurrency (2).
+ * Also logs the CPU-ms per job of each thread group of both sides (bench/lib.js threadCpuMs) and
+ * the status polls per job. BENCH_JOBS=<n> jobs per round; BENCH_SERVICE_ONLY=1 skips the
+ * reference's rounds (to profile the service alone with --profile; the ratio is then meaningless).
  */
 const fs = require('node:fs');
 const http = require('node:http');

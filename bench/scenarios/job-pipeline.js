@@ -16,7 +16,7 @@ const { cpuMs, log, sleep, fmt, threadCpuMs } = require('../lib');
 
 const WIDTH = 2725;
 const HEIGHT = 2225;
-const CONCURRENCY = 2; // src/jobs/media.processors.ts: IMAGE_WORKER
+const CONCURRENCY = 2; // the image worker's: IMAGE_WORKER_CONCURRENCY, the CPU count (src/jobs/media.processors.ts)
 const ROUNDS = 2;
 
 /** A photo-like JPEG: smooth colour blobs (upscaled noise) with fine grain, ~1 MB like sharp's test photo. */

@@ -126,6 +126,29 @@ function rssBytes(pid) {
  * CPU time (user + system) a process and its live child processes (the API processes of a
  * WEB_CONCURRENCY cluster) have used so far, in ms, from /proc/<pid>/stat (100 ticks/s).
  */
+/**
+ * CPU-ms of each thread group of a live process (/proc/<pid>/task/*): `main` (the JavaScript thread),
+ * `libuv` (the thread pool: sharp's calls, fs), `vips` (libvips' own workers), `v8` (GC and compiler
+ * helpers), `other`. Threads that exited meanwhile are missing: diff two readings taken while the
+ * process runs (libvips keeps its pool alive between images).
+ */
+function threadCpuMs(pid) {
+  const groups = {};
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let comm;
+    let fields;
+    try {
+      comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const group = tid === String(pid) ? 'main' : /^libuv-worker/.test(comm) ? 'libuv' : /vips/i.test(comm) ? 'vips' : /V8|^DelayedTask/.test(comm) ? 'v8' : 'other';
+    groups[group] = (groups[group] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return groups;
+}
+
 function cpuMs(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const own = (Number(fields[11]) + Number(fields[12])) * 10;
@@ -250,6 +273,7 @@ const fmt = {
 };
 
 module.exports = {
+  threadCpuMs,
   ROOT,
   RESULTS_DIR,
   MiB,

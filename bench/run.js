@@ -26,7 +26,8 @@ const SCENARIOS = {
   tus: require('./scenarios/tus-upload'),
   zip: require('./scenarios/zip-download'),
 };
-const DATABASE = 'dropline_bench';
+// Per TEST_RUN_ID when set: engineers benching side by side on one Postgres must not drop each other's database.
+const DATABASE = `dropline_bench${process.env.TEST_RUN_ID ? `_${process.env.TEST_RUN_ID.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}` : ''}`;
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DATABASE}`;
 const SCOPES = 'drops:read,drops:write,image:write,video:write,audio:write,uploads:write,webhooks:read,webhooks:write';
 const TS = ['-r', '@swc-node/register'];

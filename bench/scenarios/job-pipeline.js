@@ -3,17 +3,20 @@
  * 2. Job pipeline: N image-resize jobs end to end (submit → completed), a 2725×2225 JPEG fetched
  * over HTTP from a fixture server on loopback → 720 px wide, vs sharp doing the same N resizes in
  * this process at the image worker's concurrency (2).
+ * Also logs the CPU-ms per job of each thread group of both sides (bench/lib.js threadCpuMs) and
+ * the status polls per job. BENCH_JOBS=<n> jobs per round; BENCH_SERVICE_ONLY=1 skips the
+ * reference's rounds (to profile the service alone with --profile; the ratio is then meaningless).
  */
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const sharp = require('sharp');
-const { cpuMs, log, sleep, fmt } = require('../lib');
+const { cpuMs, log, sleep, fmt, threadCpuMs } = require('../lib');
 
 const WIDTH = 2725;
 const HEIGHT = 2225;
-const CONCURRENCY = 2; // src/jobs/media.processors.ts: IMAGE_WORKER
+const CONCURRENCY = 2; // the image worker's: IMAGE_WORKER_CONCURRENCY, the CPU count (src/jobs/media.processors.ts)
 const ROUNDS = 2;
 
 /** A photo-like JPEG: smooth colour blobs (upscaled noise) with fine grain, ~1 MB like sharp's test photo. */
@@ -54,6 +57,7 @@ async function pool(n, concurrency, task) {
 /** n resizes by sharp in this process; elapsed seconds and the CPU time they took (ms). */
 async function referenceRun(input, outDir, n) {
   const cpu = process.cpuUsage();
+  const threadsBefore = threadCpuMs(process.pid);
   const seconds = await pool(n, CONCURRENCY, (i) =>
     sharp(input)
       .resize({ width: 720, fit: 'inside' })
@@ -61,7 +65,7 @@ async function referenceRun(input, outDir, n) {
       .toFile(path.join(outDir, `ref-${i}.jpg`)),
   );
   const used = process.cpuUsage(cpu);
-  return { seconds, cpuMs: (used.user + used.system) / 1000 };
+  return { seconds, cpuMs: (used.user + used.system) / 1000, threads: diffThreads(threadCpuMs(process.pid), threadsBefore) };
 }
 
 /**
@@ -71,6 +75,7 @@ async function referenceRun(input, outDir, n) {
  */
 async function serviceRun(api, url, n, pid) {
   const cpuBefore = cpuMs(pid);
+  const threadsBefore = threadCpuMs(pid);
   const ids = new Array(n);
   let ranMs = 0;
   const started = process.hrtime.bigint();
@@ -78,8 +83,10 @@ async function serviceRun(api, url, n, pid) {
     const accepted = await api('POST', '/v1/jobs', { tool: 'image-resize', input: { url }, options: { width: 720 } }, { 'idempotency-key': randomUUID() });
     ids[i] = accepted.id ?? accepted.job?.id;
   });
+  let polls = 0;
   for (const id of ids) {
     for (;;) {
+      polls++;
       const { job } = await api('GET', `/v1/jobs/${id}`);
       if (job.state === 'completed') {
         if (job.result?.width !== 720) throw new Error(`job ${id} produced width ${job.result?.width}`);
@@ -90,7 +97,12 @@ async function serviceRun(api, url, n, pid) {
       await sleep(50);
     }
   }
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n, cpuMs: cpuMs(pid) - cpuBefore };
+  const threads = diffThreads(threadCpuMs(pid), threadsBefore);
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n, cpuMs: cpuMs(pid) - cpuBefore, threads, polls };
+}
+
+function diffThreads(after, before) {
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 }
 
 module.exports = async function jobPipeline(ctx) {
@@ -105,18 +117,28 @@ module.exports = async function jobPipeline(ctx) {
     await referenceRun(input, outDir, 4); // warm-up
     await serviceRun(ctx.api, url, 4, ctx.app.pid);
     // Alternated rounds, so that a change of the machine's load hits both sides alike.
-    const totals = { refSeconds: 0, refCpuMs: 0, svcSeconds: 0, svcCpuMs: 0, svcRunMs: 0 };
+    const totals = { refSeconds: 0, refCpuMs: 0, svcSeconds: 0, svcCpuMs: 0, svcRunMs: 0, refThreads: {}, svcThreads: {} };
+    const add = (into, from) => Object.entries(from).forEach(([k, v]) => (into[k] = (into[k] ?? 0) + v));
     for (let round = 1; round <= ROUNDS; round++) {
-      const r = await referenceRun(input, outDir, n);
+      const r = process.env.BENCH_SERVICE_ONLY ? { seconds: 1, cpuMs: 0, threads: {} } : await referenceRun(input, outDir, n);
       const s = await serviceRun(ctx.api, url, n, ctx.app.pid);
       totals.refSeconds += r.seconds;
       totals.refCpuMs += r.cpuMs;
       totals.svcSeconds += s.seconds;
       totals.svcCpuMs += s.cpuMs;
       totals.svcRunMs += s.meanRunMs / ROUNDS;
+      add(totals.refThreads, r.threads);
+      add(totals.svcThreads, s.threads);
+      totals.polls = (totals.polls ?? 0) + s.polls;
       log(`job-pipeline: round ${round}/${ROUNDS} done`);
     }
     const jobs = ROUNDS * n;
+    const perJob = (threads) =>
+      Object.entries(threads)
+        .map(([k, v]) => `${k} ${fmt.n(v / jobs)}`)
+        .join(' · ');
+    log(`job-pipeline: ${fmt.n(totals.polls / jobs, 1)} status polls (GET /v1/jobs/{id}) per job`);
+    log(`job-pipeline: CPU-ms per job by thread: service ${perJob(totals.svcThreads)}; sharp alone ${perJob(totals.refThreads)}`);
     const svc = jobs / totals.svcSeconds;
     const ref = jobs / totals.refSeconds;
     return {

@@ -1,16 +1,18 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Type } from '@nestjs/common';
 import type { Job as BullJob, WorkerOptions } from 'bullmq';
 import { AppConfig } from '../config/config';
 import { withRunningJob } from '../logging/fatal-errors';
 import { closeWorkerFirst } from '../queue/close-worker-first';
-import { QUEUES, redisOutageLog } from '../queue/queue.module';
+import { redisOutageLog } from '../queue/queue.module';
+import { type ToolKind, toolQueues } from '../tools/tool-registry';
 import type { MediaJobData } from './job-queue';
 import { JobRunner } from './job-runner';
 
 /**
- * One BullMQ worker per media queue (spec: `<kind>-standard-queue`). Concurrency per queue comes
- * from the config (IMAGE_/AUDIO_/VIDEO_WORKER_CONCURRENCY): the CPU count for images and audio,
- * one for video (ffmpeg uses every core for one video).
+ * One BullMQ worker per media queue the tools use (spec: `<kind>-standard-queue`). Concurrency per
+ * queue comes from the config (IMAGE_/AUDIO_/VIDEO_WORKER_CONCURRENCY): the CPU count for images and
+ * audio, one for video (ffmpeg uses every core for one video).
  */
 abstract class MediaProcessor extends WorkerHost {
   constructor(
@@ -70,29 +72,26 @@ abstract class MediaProcessor extends WorkerHost {
  */
 const MAX_STALLED_COUNT = 1;
 
-const IMAGE_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
+const MEDIA_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
 
-@Processor(QUEUES.image, IMAGE_WORKER)
-export class ImageProcessor extends MediaProcessor {
-  constructor(runner: JobRunner, config: AppConfig) {
-    super(runner, config, QUEUES.image, IMAGE_WORKER, config.IMAGE_WORKER_CONCURRENCY);
+/** Jobs at once per queue, by the kind of its tools (IMAGE_/AUDIO_/VIDEO_WORKER_CONCURRENCY). */
+const CONCURRENCY: Record<ToolKind, (config: AppConfig) => number> = {
+  image: (config) => config.IMAGE_WORKER_CONCURRENCY,
+  video: (config) => config.VIDEO_WORKER_CONCURRENCY,
+  audio: (config) => config.AUDIO_WORKER_CONCURRENCY,
+};
+
+/** The consumer of one queue (a class per queue: Nest knows providers by class). */
+function mediaProcessor(queue: string, kind: ToolKind): Type<MediaProcessor> {
+  @Processor(queue, MEDIA_WORKER)
+  class QueueProcessor extends MediaProcessor {
+    constructor(runner: JobRunner, config: AppConfig) {
+      super(runner, config, queue, MEDIA_WORKER, CONCURRENCY[kind](config));
+    }
   }
+  Object.defineProperty(QueueProcessor, 'name', { value: `MediaProcessor[${queue}]` });
+  return QueueProcessor;
 }
 
-const VIDEO_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
-
-@Processor(QUEUES.video, VIDEO_WORKER)
-export class VideoProcessor extends MediaProcessor {
-  constructor(runner: JobRunner, config: AppConfig) {
-    super(runner, config, QUEUES.video, VIDEO_WORKER, config.VIDEO_WORKER_CONCURRENCY);
-  }
-}
-
-const AUDIO_WORKER: Partial<WorkerOptions> = { maxStalledCount: MAX_STALLED_COUNT };
-
-@Processor(QUEUES.audio, AUDIO_WORKER)
-export class AudioProcessor extends MediaProcessor {
-  constructor(runner: JobRunner, config: AppConfig) {
-    super(runner, config, QUEUES.audio, AUDIO_WORKER, config.AUDIO_WORKER_CONCURRENCY);
-  }
-}
+/** One consumer per queue the listed tools use (src/tools/tool-list.ts). */
+export const MEDIA_PROCESSORS = toolQueues().map(({ queue, kind }) => mediaProcessor(queue, kind));

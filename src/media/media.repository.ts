@@ -10,21 +10,19 @@ import { audioOutputPlan, ffmpegInputArgs, ffprobeArgs, isStatsLine, type Output
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
-import type {
-  ImageHeader,
-  MediaOutput,
-  MediaRepositoryOptions,
-  ProbeResult,
-  ProgressCallback,
-  TranscodeAudioOptions,
-  TranscodeVideoOptions,
-  TransformImageOptions,
+import {
+  type ImageHeader,
+  MEDIA_LIMITS,
+  type MediaOutput,
+  type MediaRepositoryOptions,
+  type ProbeResult,
+  type ProgressCallback,
+  type TranscodeAudioOptions,
+  type TranscodeVideoOptions,
+  type TransformImageOptions,
 } from './media.types';
 
 export const MEDIA_REPOSITORY_OPTIONS = Symbol('MEDIA_REPOSITORY_OPTIONS');
-
-const TEN_MINUTES = 10 * 60 * 1000;
-const HUNDRED_MEGAPIXELS = 100_000_000;
 
 /**
  * The only place that runs sharp, ffmpeg and ffprobe. Every operation reads one local file, writes
@@ -43,8 +41,8 @@ export class MediaRepository {
   constructor(@Optional() @Inject(MEDIA_REPOSITORY_OPTIONS) options: MediaRepositoryOptions = {}) {
     this.ffmpegPath = options.ffmpegPath || process.env.FFMPEG_PATH || 'ffmpeg';
     this.ffprobePath = options.ffprobePath || process.env.FFPROBE_PATH || 'ffprobe';
-    this.timeLimitMs = options.timeLimitMs ?? TEN_MINUTES;
-    this.maxInputPixels = options.maxInputPixels ?? HUNDRED_MEGAPIXELS;
+    this.timeLimitMs = options.timeLimitMs ?? MEDIA_LIMITS.timeLimitMs;
+    this.maxInputPixels = options.maxInputPixels ?? MEDIA_LIMITS.maxInputPixels;
   }
 
   /** What a file is. Never throws for non-media (kind 'unknown'); only for a missing file or a timeout. */

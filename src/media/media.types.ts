@@ -1,4 +1,4 @@
-/** Public shapes of the media layer. Everything here is plain data; no I/O. */
+/** Public shapes of the media layer (and its default limits). Everything here is plain data; no I/O. */
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'unknown';
 
@@ -74,6 +74,9 @@ export interface TranscodeAudioOptions {
 
 /** Receives 0..100, non-decreasing; the last call is 100 on success. */
 export type ProgressCallback = (percent: number) => void;
+
+/** The media layer's limits unless configured otherwise: 10 minutes per operation, 100 megapixels of input. */
+export const MEDIA_LIMITS = { timeLimitMs: 10 * 60 * 1000, maxInputPixels: 100_000_000 } as const;
 
 export interface MediaRepositoryOptions {
   /** Default: FFMPEG_PATH, else `ffmpeg` on PATH. */

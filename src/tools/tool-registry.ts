@@ -1,72 +1,27 @@
 import type { Tool } from '../../generated/types';
-import { QUEUES } from '../queue/queue.module';
+import type { ToolDefinition as AnyToolDefinition } from './tool-definition';
+import { TOOL_LIST } from './tool-list';
 
-export type ToolSlug = 'image-resize' | 'image-convert' | 'video-convert' | 'audio-compress';
-export type ToolKind = 'image' | 'video' | 'audio';
+export type { ToolKind } from './tool-definition';
 
-/**
- * The tool catalogue: one entry per tool with everything the API and the workers need.
- * Options are validated against the named schema of openapi.yaml; `extraCheck` holds the
- * rules a JSON Schema cannot state.
- */
-export interface ToolDefinition {
-  slug: ToolSlug;
-  kind: ToolKind;
-  queue: string;
-  scope: string;
-  cost: number;
-  optionsSchema: string;
-  outputFormats: readonly string[];
-  extraCheck?: (options: Record<string, unknown>) => { path: string; message: string } | undefined;
-}
+/** The slugs of the listed tools (`image-resize` | …). */
+export type ToolSlug = (typeof TOOL_LIST)[number]['slug'];
 
-export const TOOLS: Record<ToolSlug, ToolDefinition> = {
-  'image-resize': {
-    slug: 'image-resize',
-    kind: 'image',
-    queue: QUEUES.image,
-    scope: 'image:write',
-    cost: 1,
-    optionsSchema: 'ImageResizeOptions',
-    outputFormats: ['same as input: jpeg, png, webp, avif, tiff, gif'],
-  },
-  'image-convert': {
-    slug: 'image-convert',
-    kind: 'image',
-    queue: QUEUES.image,
-    scope: 'image:write',
-    cost: 1,
-    optionsSchema: 'ImageConvertOptions',
-    outputFormats: ['jpeg', 'png', 'webp', 'avif', 'tiff', 'gif'],
-  },
-  'video-convert': {
-    slug: 'video-convert',
-    kind: 'video',
-    queue: QUEUES.video,
-    scope: 'video:write',
-    cost: 5,
-    optionsSchema: 'VideoConvertOptions',
-    outputFormats: ['mp4', 'webm', 'mov'],
-  },
-  'audio-compress': {
-    slug: 'audio-compress',
-    kind: 'audio',
-    queue: QUEUES.audio,
-    scope: 'audio:write',
-    cost: 2,
-    optionsSchema: 'AudioCompressOptions',
-    outputFormats: ['mp3'],
-    extraCheck: (options) => {
-      if (options.bitrate === undefined) return undefined;
-      // A string like "128k" (the contract's pattern); anything else fails the range check.
-      const kbps = typeof options.bitrate === 'string' ? Number.parseInt(options.bitrate, 10) : Number.NaN;
-      return kbps >= 32 && kbps <= 320 ? undefined : { path: 'body/options/bitrate', message: 'must be between 32k and 320k' };
-    },
-  },
-};
+/** A listed tool, seen from outside its folder (options untyped: they come from a request or a job row). */
+export type ToolDefinition = AnyToolDefinition<ToolSlug>;
+
+/** The tools by slug, from the list. */
+export const TOOLS = Object.fromEntries(TOOL_LIST.map((tool) => [tool.slug, tool as ToolDefinition])) as Record<ToolSlug, ToolDefinition>;
 
 export function findTool(slug: unknown): ToolDefinition | undefined {
   return typeof slug === 'string' && Object.prototype.hasOwnProperty.call(TOOLS, slug) ? TOOLS[slug as ToolSlug] : undefined;
+}
+
+/** The queues the listed tools use, each once: the workers start one consumer per queue. */
+export function toolQueues(): { queue: string; kind: ToolDefinition['kind'] }[] {
+  const byQueue = new Map<string, ToolDefinition['kind']>();
+  for (const tool of TOOL_LIST) if (!byQueue.has(tool.queue)) byQueue.set(tool.queue, tool.kind);
+  return [...byQueue].map(([queue, kind]) => ({ queue, kind }));
 }
 
 export function toToolView(tool: ToolDefinition, optionsSchema: object): Tool {

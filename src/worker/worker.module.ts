@@ -4,7 +4,7 @@ import { JobEvents } from '../jobs/job-events';
 import { JobRunner } from '../jobs/job-runner';
 import { JobSweeper } from '../jobs/job-sweeper';
 import { JobsModule } from '../jobs/jobs.module';
-import { AudioProcessor, ImageProcessor, VideoProcessor } from '../jobs/media.processors';
+import { MEDIA_PROCESSORS } from '../jobs/media.processors';
 import { ToolRunner } from '../jobs/tool-runner';
 import { MediaModule } from '../media/media.module';
 import { UploadsModule } from '../uploads/uploads.module';
@@ -21,7 +21,7 @@ import { SubmissionEvents } from '../submissions/submission-events';
  */
 @Module({
   imports: [HttpFetchModule, MediaModule, WebhooksModule, JobsModule, UploadsModule, CreditsModule],
-  providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
+  providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper, JobRunner, ToolRunner, JobEvents, JobSweeper, ...MEDIA_PROCESSORS],
   exports: [JobEvents],
 })
 export class WorkerModule {}

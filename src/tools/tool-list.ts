@@ -1,0 +1,10 @@
+import { audioCompress } from './audio-compress/audio-compress.tool';
+import { imageConvert } from './image-convert/image-convert.tool';
+import { imageResize } from './image-resize/image-resize.tool';
+import { videoConvert } from './video-convert/video-convert.tool';
+
+/**
+ * Every tool, one folder each (docs/adding-a-tool.md), in the order `GET /v1/tools` lists them.
+ * The API (catalogue, validation, scopes, prices) and the workers (queues, `run`) read this list only.
+ */
+export const TOOL_LIST = [imageResize, imageConvert, videoConvert, audioCompress] as const;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HttpFetchModule } from '../http-fetch/http-fetch.module';
 import { JobsWorkerModule } from '../jobs/jobs-worker.module';
 import { ProcessedListener } from '../submissions/processed-listener';
 import { SubmissionEvents } from '../submissions/submission-events';
@@ -13,7 +14,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
  * through the JobFinished event (ProcessedListener).
  */
 @Module({
-  imports: [JobsWorkerModule, WebhooksModule],
+  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper],
 })
 export class WorkerModule {}

@@ -3,7 +3,9 @@
  * add with its fair-share rank, can refuse or hold the next adds, and answers `state` from a map.
  */
 export class StubQueue {
-  readonly prefix = 'bull:services-test';
+  /** A prefix of its own, so one test file's sweep sees only its own jobs. */
+  constructor(readonly prefix = 'bull:services-test') {}
+
   added: { queue: string; jobId: string; fairShareRank: number }[] = [];
   removed: string[] = [];
   readonly states = new Map<string, string>();

@@ -34,9 +34,7 @@ export class JobsController {
     const { tool, input, options } = this.jobs.validate(auth, body);
     const idempotency = this.idempotency.request(body, idempotencyKey);
     const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
-    const result = await presented(() =>
-      this.submitJob.execute({ account: auth.account, key, tool, input, options, webhookUrl: body.webhookUrl ?? null, idempotency }),
-    );
+    const result = await presented(() => this.submitJob.execute({ account: auth.account, key, tool, input, options, webhookUrl: body.webhookUrl ?? null, idempotency }));
     reply.status(result.status);
     // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
     const statusUrl = (result.body as { statusUrl?: unknown }).statusUrl;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { CreditsModule } from '../credits/credits.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { IdempotencyService } from './idempotency.service';
@@ -20,7 +21,7 @@ import { SubmitJob } from './use-cases/submit-job';
  * A job's end is published as a JobFinished event (EventEmitterModule, global).
  */
 @Module({
-  imports: [UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
+  imports: [CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
   providers: [JobsService, IdempotencyService, JobAdmission, JobDispatch, JobInputs, JobQueue, JobRefunds, SubmitJob, CancelJob, SettleJob],
   exports: [JobAdmission, JobDispatch, JobQueue, SettleJob],

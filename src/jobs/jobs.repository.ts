@@ -230,11 +230,11 @@ export class JobsRepository {
 
   /** Accepted before `before` but never handed to the queue (the API died in between). */
   findNeverEnqueued(queuePrefix: string, before: Date, limit: number): Promise<RankedJob[]> {
-    return rows<RankedJob>(this.db, `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state = ${INITIAL} AND enqueued_at IS NULL AND NOT waiting_for_slot AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`, [
-      before,
-      limit,
-      queuePrefix,
-    ]);
+    return rows<RankedJob>(
+      this.db,
+      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state = ${INITIAL} AND enqueued_at IS NULL AND NOT waiting_for_slot AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`,
+      [before, limit, queuePrefix],
+    );
   }
 
   /** Queued or running and enqueued before `before`, oldest first: candidates for the queue reconciliation. */

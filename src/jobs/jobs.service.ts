@@ -87,7 +87,6 @@ export class JobsService {
     const known = [schema, ...(schema.anyOf ?? [])].flatMap((branch: { properties?: object }) => Object.keys(branch.properties ?? {}));
     return Object.fromEntries(Object.entries(options).filter(([k]) => known.includes(k)));
   }
-
 }
 
 function isHttpUrl(value: string): boolean {

@@ -107,7 +107,8 @@ describe('job lifecycle use cases', () => {
     failWebhooks = 0;
   });
 
-  const refundsOf = async (jobId: string) => (await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM credit_ledger WHERE job_id = $1 AND reason = 'job_refund'`, [jobId]))[0].n;
+  const refundsOf = async (jobId: string) =>
+    (await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM credit_ledger WHERE job_id = $1 AND reason = 'job_refund'`, [jobId]))[0].n;
   const stateOf = async (jobId: string) => (await jobs.findById(jobId))!.state;
 
   /** A paid job of a fresh tenant (10 credits, a 1-credit job), queued. */

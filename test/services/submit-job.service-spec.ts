@@ -174,7 +174,8 @@ describe('SubmitJob', () => {
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => run(command(account, key))));
       const admitted = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<Answer>).value);
       expect(admitted).toHaveLength(2);
-      for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'concurrency_exceeded', retryAfterSeconds: 1 });
+      for (const r of results.filter((r) => r.status === 'rejected'))
+        expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'concurrency_exceeded', retryAfterSeconds: 1 });
       expect(await balanceOf(module, account.id)).toBe(98);
 
       await module.get(Transactions).run((tx) => jobs.fail(tx, admitted[0].body.id, 'processing_failed', 'x', new Date()));
@@ -227,7 +228,7 @@ describe('SubmitJob', () => {
       expect(await jobsOf(account.id)).toHaveLength(1);
     });
 
-    it("a twin of a request whose enqueue failed is admitted on its own: one job, one debit", async () => {
+    it('a twin of a request whose enqueue failed is admitted on its own: one job, one debit', async () => {
       const { account, key } = await tenant(module, { credits: 100 });
       const gate = queue.holdNext({ fail: true });
       const first = run(keyed(command(account, key), 'failed-first'));

@@ -14,13 +14,20 @@ describe('decideAdmission', () => {
   });
 
   it('refuses a balance below the cost', () => {
-    expect(decideAdmission(facts({ account: { balance: 4, plan: 'free' } }))).toMatchObject({ refused: true, code: 'insufficient_credits', message: 'This job costs 5 credits; the balance is 4.' });
+    expect(decideAdmission(facts({ account: { balance: 4, plan: 'free' } }))).toMatchObject({
+      refused: true,
+      code: 'insufficient_credits',
+      message: 'This job costs 5 credits; the balance is 4.',
+    });
   });
 
   it('refuses past a daily or monthly cap, counting this job', () => {
     expect(decideAdmission(facts({ key: { dailyCap: 9, monthlyCap: null } }, { spentToday: 5 }))).toMatchObject({ code: 'spend_cap_reached' });
     expect(decideAdmission(facts({ key: { dailyCap: 10, monthlyCap: null } }, { spentToday: 5 }))).toMatchObject({ refused: false });
-    expect(decideAdmission(facts({ key: { dailyCap: null, monthlyCap: 7 } }, { spentThisMonth: 3 }))).toMatchObject({ code: 'spend_cap_reached', message: expect.stringContaining('monthly') });
+    expect(decideAdmission(facts({ key: { dailyCap: null, monthlyCap: 7 } }, { spentThisMonth: 3 }))).toMatchObject({
+      code: 'spend_cap_reached',
+      message: expect.stringContaining('monthly'),
+    });
   });
 
   it('refuses over the plan in-flight limit with a retry hint, unless the job may wait for a slot', () => {
@@ -30,7 +37,9 @@ describe('decideAdmission', () => {
   });
 
   it('checks credits before caps, caps before the in-flight limit', () => {
-    expect(decideAdmission(facts({ account: { balance: 0, plan: 'free' }, key: { dailyCap: 0, monthlyCap: 0 } }, { inFlight: 1_000_000 }))).toMatchObject({ code: 'insufficient_credits' });
+    expect(decideAdmission(facts({ account: { balance: 0, plan: 'free' }, key: { dailyCap: 0, monthlyCap: 0 } }, { inFlight: 1_000_000 }))).toMatchObject({
+      code: 'insufficient_credits',
+    });
     expect(decideAdmission(facts({ key: { dailyCap: 0, monthlyCap: 0 } }, { inFlight: 1_000_000 }))).toMatchObject({ code: 'spend_cap_reached' });
   });
 });

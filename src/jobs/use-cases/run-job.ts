@@ -74,13 +74,13 @@ export class RunJob {
       const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
       // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
       const completed = await this.settle.complete(job.id, outputKey, {
-          outputFormat: output.format,
-          outputSize: output.size,
-          outputFileName,
-          ...(message !== undefined ? { message } : {}),
-          ...(output.width !== undefined ? { width: output.width } : {}),
-          ...(output.height !== undefined ? { height: output.height } : {}),
-          ...(output.duration !== undefined ? { duration: output.duration } : {}),
+        outputFormat: output.format,
+        outputSize: output.size,
+        outputFileName,
+        ...(message !== undefined ? { message } : {}),
+        ...(output.width !== undefined ? { width: output.width } : {}),
+        ...(output.height !== undefined ? { height: output.height } : {}),
+        ...(output.duration !== undefined ? { duration: output.duration } : {}),
         ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
       });
       if (!completed) {

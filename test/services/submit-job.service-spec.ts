@@ -68,7 +68,7 @@ describe('SubmitJob', () => {
   const outcome = (c: SubmitJobCommand) =>
     run(c).then(
       () => 'admitted',
-      (err: { code?: string }) => err.code ?? String(err),
+      (err: Error & { code?: string }) => err.code ?? err.message,
     );
   const refund = (jobId: string) => module.get(Transactions).run((tx) => refunds.refundOnce(tx, jobId));
   const ledger = async (accountId: string) =>
@@ -172,10 +172,9 @@ describe('SubmitJob', () => {
     it('admits exactly the plan limit of concurrent submissions (free: 2), and one more once a job ends', async () => {
       const { account, key } = await tenant(module, { plan: 'free', credits: 100 });
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => run(command(account, key))));
-      const admitted = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<Answer>).value);
+      const admitted = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
       expect(admitted).toHaveLength(2);
-      for (const r of results.filter((r) => r.status === 'rejected'))
-        expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'concurrency_exceeded', retryAfterSeconds: 1 });
+      for (const r of results.filter((r) => r.status === 'rejected')) expect(r.reason).toMatchObject({ code: 'concurrency_exceeded', retryAfterSeconds: 1 });
       expect(await balanceOf(module, account.id)).toBe(98);
 
       await module.get(Transactions).run((tx) => jobs.fail(tx, admitted[0].body.id, 'processing_failed', 'x', new Date()));

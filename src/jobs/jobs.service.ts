@@ -34,7 +34,7 @@ export class JobsService {
     if (!input.url && !input.fileId) {
       throw new ApiError(HttpStatus.BAD_REQUEST, 'missing_input', 'Give the input file as input.url (http or https) or input.fileId (from POST /v1/uploads).');
     }
-    this.validBody(tool, body);
+    this.validOptions(tool, body.options);
     if (input.url && input.fileId)
       throw ApiError.validation('Give input.url or input.fileId, not both.', [{ path: 'body/input', message: 'must have exactly one of url, fileId' }]);
     if (input.url && !isHttpUrl(input.url)) throw ApiError.validation('input.url must be an http or https URL.', [{ path: 'body/input/url', message: 'must be an http(s) URL' }]);
@@ -70,11 +70,16 @@ export class JobsService {
     return toJobView(job, url);
   }
 
-  /** The whole body against the tool's own JobCreate variant (its options schema included). */
-  private validBody(tool: ToolDefinition, body: JobCreate): void {
-    const validate = this.contract.variantValidator('JobCreate', tool.slug)!;
-    if (!validate(body)) {
-      const details = toDetails('body', validate.errors);
+  /**
+   * Validation happens once: the request guard checked the body against what every tool's
+   * JobCreate variant shares (Contract.requestSchema: tool, input, webhookUrl, idempotencyKey;
+   * options only as an object). What only this tool's variant adds — its options schema — is checked here.
+   */
+  private validOptions(tool: ToolDefinition, options: JobCreate['options']): void {
+    if (options === undefined) return;
+    const validate = this.contract.schemaValidator(tool.optionsSchema);
+    if (!validate(options)) {
+      const details = toDetails('body/options', validate.errors);
       throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
     }
   }

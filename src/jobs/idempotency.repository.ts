@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { type Db, firstRow } from '../database/sql';
 
 export interface IdempotencyRecord {
@@ -14,6 +14,28 @@ export interface IdempotencyRecord {
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /**
+   * Runs `work` holding the key's lock, a session advisory lock on one pooled connection: a twin
+   * request waits inside Postgres until the holder's job is queued or withdrawn (no polling).
+   * `work` gets that connection, so the holder's own transaction needs no second one.
+   */
+  async withKeyLock<T>(apiKeyId: string, key: string, work: (connection: EntityManager) => Promise<T>): Promise<T> {
+    const lock = [`idempotency:${apiKeyId}:${key}`];
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', lock);
+      try {
+        return await work(runner.manager);
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', lock);
+      }
+    } finally {
+      // A broken connection drops its session locks with it; the pool then replaces it.
+      await runner.release();
+    }
+  }
+
   /** The live (unexpired) record, if any. */
   find(apiKeyId: string, key: string, now: Date, db: Db = this.db): Promise<IdempotencyRecord | undefined> {
     return firstRow<IdempotencyRecord>(
@@ -25,8 +47,7 @@ export class IdempotencyRepository {
 
   /**
    * Claims the key inside the caller's transaction: true when this request now owns it (new, or
-   * taking over an expired record). A concurrent twin's uncommitted claim makes this wait for
-   * its transaction; false means the twin committed first.
+   * taking over an expired record). Under withKeyLock a twin cannot have claimed it meanwhile.
    */
   async claim(tx: Db, r: { apiKeyId: string; key: string; requestHash: string; status: number; response: unknown; now: Date; expiresAt: Date }): Promise<boolean> {
     const row = await firstRow(

@@ -1,9 +1,10 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../common/api-error';
+import type { EntityManager } from 'typeorm';
 import { MAX_JSON_DEPTH, tooDeep } from '../common/json-body';
 import type { Db } from '../database/sql';
 import { IdempotencyRepository } from './idempotency.repository';
+import { JobCommandError } from './lifecycle/job-errors';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -22,8 +23,10 @@ export interface IdempotentRequest {
  * Idempotency keys of POST /v1/jobs (docs/decisions.md §7), per API key, 24 h. A replay returns the
  * stored status and body; the same key with another body is 409 idempotency_conflict. Only
  * accepted jobs are recorded: a refused request (402, 429, …) may be retried with the same key.
- * The record is written in the job's own transaction (JobAdmission), under the account row
- * lock, so exactly one of N concurrent twins is admitted and the others replay it.
+ * A request with a key runs under the key's lock (`exclusively`) from its one check of the record
+ * to its job's enqueue; the record is written in the job's own transaction (JobAdmission). So of N
+ * concurrent twins exactly one is admitted, and the others, waiting on the lock, replay its answer
+ * once its job is queued — or are admitted themselves if its enqueue failed and withdrew it.
  */
 @Injectable()
 export class IdempotencyService {
@@ -37,17 +40,22 @@ export class IdempotencyService {
     return { key, hash: createHash('sha256').update(canonicalJson(rest)).digest('hex') };
   }
 
-  /** The stored response for a replay, undefined when the key is free at `now`; 409 when it was used with another body. */
+  /** Runs `work` as the only request holding this key (see IdempotencyRepository.withKeyLock). */
+  exclusively<T>(apiKeyId: string, request: IdempotentRequest, work: (connection: EntityManager) => Promise<T>): Promise<T> {
+    return this.records.withKeyLock(apiKeyId, request.key, work);
+  }
+
+  /** The stored response for a replay, undefined when the key is free at `now`; `idempotency_conflict` when it was used with another body. */
   async replay(apiKeyId: string, request: IdempotentRequest, now: Date, db?: Db): Promise<StoredResponse | undefined> {
     const record = await this.records.find(apiKeyId, request.key, now, db);
     if (!record) return undefined;
     if (record.requestHash !== request.hash) {
-      throw new ApiError(HttpStatus.CONFLICT, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body in the last 24 hours.');
+      throw new JobCommandError('idempotency_conflict', 'This Idempotency-Key was used with a different request body in the last 24 hours.');
     }
     return { status: record.status, body: record.response };
   }
 
-  /** Records the answer inside the admission transaction; false if a twin holds the key (cannot happen under the account lock). */
+  /** Records the answer inside the admission transaction; false if a twin holds the key (cannot happen under the key's lock). */
   record(tx: Db, apiKeyId: string, request: IdempotentRequest, response: StoredResponse, now: Date): Promise<boolean> {
     return this.records.claim(tx, {
       apiKeyId,

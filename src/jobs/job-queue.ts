@@ -1,9 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobState as BullJobState, JobsOptions, Queue } from 'bullmq';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix, QUEUES } from '../queue/queue.module';
-import { JobsRepository } from './jobs.repository';
 
 export interface MediaJobData {
   jobId: string;
@@ -21,7 +20,8 @@ const MAX_PRIORITY = 2_097_152;
  * transient input error is retried twice with backoff; permanent errors fail at once (see JobRunner).
  *
  * Fair share between accounts: every job gets a BullMQ priority of 1 + its rank among its account's
- * jobs in flight on that queue (JobsRepository.fairShareRank), so an account's n-th waiting job
+ * jobs in flight on that queue, which the caller read in the statement that admitted or found the
+ * job (JobAdmission, JobsRepository's RankedJob) — no query here: this adapter speaks BullMQ only. An account's n-th waiting job
  * runs after every other account's n-th: a second account's first job overtakes a first account's
  * backlog instead of waiting for all of it. Every job has a priority (BullMQ serves jobs without one first).
  */
@@ -43,7 +43,6 @@ export class JobQueue {
     @InjectQueue(QUEUES.video) video: Queue<MediaJobData>,
     @InjectQueue(QUEUES.audio) audio: Queue<MediaJobData>,
     config: AppConfig,
-    private readonly jobs: JobsRepository,
   ) {
     this.queues = { [QUEUES.image]: image, [QUEUES.video]: video, [QUEUES.audio]: audio };
     this.prefix = deploymentPrefix(config);
@@ -53,8 +52,8 @@ export class JobQueue {
    * Queues a committed job at its fair-share priority (a re-enqueue by the sweeper too: the rank
    * counts the jobs created before it). Rejects after ENQUEUE_TIMEOUT_MS rather than waiting for Redis to come back.
    */
-  async add(queue: string, jobId: string): Promise<void> {
-    const priority = Math.min(MAX_PRIORITY, 1 + (await this.jobs.fairShareRank(jobId)));
+  async add(queue: string, jobId: string, fairShareRank: number): Promise<void> {
+    const priority = Math.min(MAX_PRIORITY, 1 + fairShareRank);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -64,6 +63,11 @@ export class JobQueue {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** What the queue knows of a job: 'unknown' when Redis lost it. */
+  state(queue: string, jobId: string): Promise<BullJobState | 'unknown'> {
+    return this.queues[queue].getJobState(jobId);
   }
 
   async remove(queue: string, jobId: string): Promise<void> {

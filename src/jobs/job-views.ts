@@ -1,6 +1,9 @@
 import type { Job as JobView } from '../../generated/types';
 import type { Job } from './job.entity';
 
+/** How long a result's signed download URL stays valid. */
+export const RESULT_URL_SECONDS = 3600;
+
 /** The API shape of a job; `downloadUrl` is passed in because it is signed at each read. */
 export function toJobView(job: Job, downloadUrl?: string): JobView {
   const r = job.result;

@@ -12,7 +12,8 @@ export interface JobInput {
   fileName?: string;
 }
 
-export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'canceled';
+import type { JobState } from './lifecycle/job-states';
+export type { JobState };
 
 /** What the worker learned about the output; the download URL is signed afresh at each read. */
 export interface StoredJobResult {

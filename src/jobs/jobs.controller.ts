@@ -4,7 +4,11 @@ import type { AuthContext } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
 import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
+import { IdempotencyService } from './idempotency.service';
+import { presented } from './jobs.presenter';
 import { JobsService } from './jobs.service';
+import { CancelJob } from './use-cases/cancel-job';
+import { SubmitJob } from './use-cases/submit-job';
 
 /**
  * Served under /v1 and /api/v1 (docs/decisions.md §1). The contract lists the /api/v1 operations
@@ -12,7 +16,12 @@ import { JobsService } from './jobs.service';
  */
 @Controller(['v1/jobs', 'api/v1/jobs'])
 export class JobsController {
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly idempotency: IdempotencyService,
+    private readonly submitJob: SubmitJob,
+    private readonly cancelJob: CancelJob,
+  ) {}
 
   @Post()
   @Operation('createJob', { aliases: ['apiCreateJob'] })
@@ -22,7 +31,10 @@ export class JobsController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const result = await this.jobs.create(auth, body, idempotencyKey);
+    const { tool, input, options } = this.jobs.validate(auth, body);
+    const idempotency = this.idempotency.request(body, idempotencyKey);
+    const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
+    const result = await presented(() => this.submitJob.execute({ account: auth.account, key, tool, input, options, webhookUrl: body.webhookUrl ?? null, idempotency }));
     reply.status(result.status);
     // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
     const statusUrl = (result.body as { statusUrl?: unknown }).statusUrl;
@@ -46,6 +58,7 @@ export class JobsController {
   @HttpCode(200)
   @Operation('cancelJob', { aliases: ['apiCancelJob'] })
   async cancel(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'cancelJob'>> {
-    return { job: await this.jobs.cancel(auth, id) };
+    const canceled = await presented(() => this.cancelJob.execute(auth.key.id, id));
+    return { job: await this.jobs.view(canceled) };
   }
 }

@@ -1,15 +1,29 @@
 import { Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { CreditsModule } from '../credits/credits.module';
 import { UploadsModule } from '../uploads/uploads.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { IdempotencyService } from './idempotency.service';
 import { JobAdmission } from './job-admission';
+import { JobDispatch } from './job-dispatch';
+import { JobInputs } from './job-inputs';
 import { JobQueue } from './job-queue';
+import { JobRefunds } from './job-refunds';
 import { JobsController } from './jobs.controller';
 import { JobsService } from './jobs.service';
+import { CancelJob } from './use-cases/cancel-job';
+import { SettleJob } from './use-cases/settle-job';
+import { SubmitJob } from './use-cases/submit-job';
 
+/**
+ * The jobs API and the lifecycle both processes share. Exports what others use: admission and
+ * dispatch (a drop's auto-conversion), settling (the worker's use cases, JobsWorkerModule).
+ * A job's end is published as a JobFinished event (EventEmitterModule, global).
+ */
 @Module({
-  imports: [UploadsModule],
+  imports: [CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
-  providers: [JobsService, JobAdmission, JobQueue, IdempotencyService],
-  exports: [JobsService, JobAdmission, JobQueue],
+  providers: [JobsService, IdempotencyService, JobAdmission, JobDispatch, JobInputs, JobQueue, JobRefunds, SubmitJob, CancelJob, SettleJob],
+  exports: [JobAdmission, JobDispatch, JobQueue, SettleJob],
 })
 export class JobsModule {}

@@ -4,6 +4,26 @@ import type { DataSource } from 'typeorm';
 import type { CursorPosition } from '../common/cursor';
 import { type Db, firstRow, rows } from '../database/sql';
 import type { Job, JobState, StoredJobResult } from './job.entity';
+import { fromStatesSql, IN_FLIGHT_STATES, INITIAL_STATE, sqlStates, TRANSITIONS, type TransitionName } from './lifecycle/job-states';
+
+/** A state write's pieces from the lifecycle table (lifecycle/job-states.ts): the target state and the allowed from-states. */
+function transition(name: TransitionName): { to: string; from: string } {
+  return { to: `'${TRANSITIONS[name].to}'`, from: fromStatesSql(name) };
+}
+const START = transition('start');
+const REQUEUE = transition('requeue');
+const COMPLETE = transition('complete');
+const FAIL = transition('fail');
+const CANCEL = transition('cancel');
+const IN_FLIGHT = sqlStates(IN_FLIGHT_STATES);
+const INITIAL = `'${INITIAL_STATE}'`;
+
+/**
+ * A job's fair-share rank (JobQueue): how many of its account's jobs on its queue are in flight
+ * and older. Read in the statement that finds or changes the row, so an enqueue needs no query of its own.
+ */
+const FAIR_SHARE_RANK = `(SELECT count(*) FROM jobs ahead WHERE ahead.account_id = jobs.account_id AND ahead.queue = jobs.queue
+  AND ahead.state IN (${IN_FLIGHT}) AND NOT ahead.waiting_for_slot AND (ahead.created_at, ahead.id) < (jobs.created_at, jobs.id))::int AS "fairShareRank"`;
 
 /** The jobs table. Hot paths (reads, state changes) are plain parameterised SQL, one statement each. */
 const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, queue, state, progress, input, options,
@@ -14,10 +34,13 @@ const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, 
 /** What a job's end must be followed by beyond promotion: its webhook, its submission's update (JobEvents). */
 const HAS_CONSEQUENCES = '(webhook_url IS NOT NULL OR submission_id IS NOT NULL)';
 const FINISHED_COLUMNS = `${COLUMNS}, consequences_pending AS "consequencesPending",
-  EXISTS (SELECT 1 FROM jobs w WHERE w.account_id = jobs.account_id AND w.waiting_for_slot AND w.state = 'queued') AS "accountHasWaiting"`;
+  EXISTS (SELECT 1 FROM jobs w WHERE w.account_id = jobs.account_id AND w.waiting_for_slot AND w.state = ${INITIAL}) AS "accountHasWaiting"`;
 
 /** The row a final state write returned, with what its end must be followed by. */
 export type FinishedJob = Job & { consequencesPending: boolean; accountHasWaiting: boolean };
+
+/** A row about to be (re-)enqueued, with its fair-share rank. */
+export type RankedJob = Job & { fairShareRank: number };
 
 /** A sweeper's own deployment's rows (`$3`, its queue prefix), and rows from before jobs recorded one. */
 const OWN_JOBS = '(queue_prefix = $3 OR queue_prefix IS NULL)';
@@ -42,7 +65,7 @@ export class JobsRepository {
     return (await firstRow<Job>(
       tx,
       `INSERT INTO jobs (id, account_id, api_key_id, tool, queue, state, progress, input, options, webhook_url, cost, refunded, submission_id, queue_prefix, waiting_for_slot)
-       VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $8, $9, false, $10, $11, $12) RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, ${INITIAL}, 0, $6, $7, $8, $9, false, $10, $11, $12) RETURNING ${COLUMNS}`,
       [
         job.id,
         job.accountId,
@@ -60,37 +83,24 @@ export class JobsRepository {
     ))!;
   }
 
-  /** Queued or running, not counting conversions still waiting for a slot. */
-  async countInFlight(tx: Db, accountId: string): Promise<number> {
-    const row = await firstRow<{ count: number }>(tx, `SELECT count(*)::int AS count FROM jobs WHERE account_id = $1 AND state IN ('queued', 'running') AND NOT waiting_for_slot`, [
-      accountId,
-    ]);
-    return row!.count;
-  }
-
-  /**
-   * How many of this job's account's jobs on its queue are ahead of it (queued or running, created
-   * before it): its fair-share rank, which becomes its BullMQ priority (JobQueue). 0 for an unknown job.
-   */
-  async fairShareRank(jobId: string): Promise<number> {
-    const row = await firstRow<{ rank: number }>(
-      this.db,
-      `SELECT count(ahead.id)::int AS rank FROM jobs me
-       LEFT JOIN jobs ahead ON ahead.account_id = me.account_id AND ahead.queue = me.queue AND ahead.state IN ('queued', 'running')
-         AND NOT ahead.waiting_for_slot AND (ahead.created_at, ahead.id) < (me.created_at, me.id)
-       WHERE me.id = $1`,
-      [jobId],
+  /** Queued or running, not counting conversions still waiting for a slot: on every queue, and on `queue`. */
+  async countInFlight(tx: Db, accountId: string, queue = ''): Promise<{ all: number; onQueue: number }> {
+    const row = await firstRow<{ all: number; onQueue: number }>(
+      tx,
+      `SELECT count(*)::int AS "all", (count(*) FILTER (WHERE queue = $2))::int AS "onQueue"
+       FROM jobs WHERE account_id = $1 AND state IN (${IN_FLIGHT}) AND NOT waiting_for_slot`,
+      [accountId, queue],
     );
-    return row?.rank ?? 0;
+    return row!;
   }
 
   /** Up to `count` of the account's waiting jobs, oldest first, take their slot (inside the caller's account lock). */
-  takeSlots(tx: Db, accountId: string, count: number): Promise<Job[]> {
-    return rows<Job>(
+  takeSlots(tx: Db, accountId: string, count: number): Promise<RankedJob[]> {
+    return rows<RankedJob>(
       tx,
       `UPDATE jobs SET waiting_for_slot = false WHERE id IN (
-         SELECT id FROM jobs WHERE account_id = $1 AND waiting_for_slot AND state = 'queued' ORDER BY created_at, id LIMIT $2 FOR UPDATE
-       ) RETURNING ${COLUMNS}`,
+         SELECT id FROM jobs WHERE account_id = $1 AND waiting_for_slot AND state = ${INITIAL} ORDER BY created_at, id LIMIT $2 FOR UPDATE
+       ) RETURNING ${COLUMNS}, ${FAIR_SHARE_RANK}`,
       [accountId, count],
     );
   }
@@ -99,7 +109,7 @@ export class JobsRepository {
   async accountsWaiting(queuePrefix: string, limit: number): Promise<string[]> {
     const found = await rows<{ accountId: string }>(
       this.db,
-      `SELECT DISTINCT account_id AS "accountId" FROM jobs WHERE waiting_for_slot AND state = 'queued' AND (queue_prefix = $2 OR queue_prefix IS NULL) LIMIT $1`,
+      `SELECT DISTINCT account_id AS "accountId" FROM jobs WHERE waiting_for_slot AND state = ${INITIAL} AND (queue_prefix = $2 OR queue_prefix IS NULL) LIMIT $1`,
       [limit, queuePrefix],
     );
     return found.map((r) => r.accountId);
@@ -127,13 +137,13 @@ export class JobsRepository {
     );
   }
 
-  async markEnqueued(id: string, at: Date): Promise<void> {
-    await this.db.query('UPDATE jobs SET enqueued_at = $2 WHERE id = $1', [id, at]);
+  async markEnqueued(id: string, at: Date, db: Db = this.db): Promise<void> {
+    await db.query('UPDATE jobs SET enqueued_at = $2 WHERE id = $1', [id, at]);
   }
 
-  /** queued → canceled; undefined when the job was no longer queued. */
-  cancelQueued(tx: Db, id: string, at: Date): Promise<Job | undefined> {
-    return firstRow<Job>(tx, `UPDATE jobs SET state = 'canceled', finished_at = $2 WHERE id = $1 AND state = 'queued' RETURNING ${COLUMNS}`, [id, at]);
+  /** → canceled; undefined when the job had moved on (started, ended). */
+  cancel(tx: Db, id: string, at: Date): Promise<Job | undefined> {
+    return firstRow<Job>(tx, `UPDATE jobs SET state = ${CANCEL.to}, finished_at = $2 WHERE id = $1 AND state IN (${CANCEL.from}) RETURNING ${COLUMNS}`, [id, at]);
   }
 
   /**
@@ -144,8 +154,9 @@ export class JobsRepository {
   start(id: string, at: Date, runId: string, leaseMs: number): Promise<Job | undefined> {
     return firstRow<Job>(
       this.db,
-      `UPDATE jobs SET state = 'running', started_at = COALESCE(started_at, $2), progress = 0, run_id = $3, run_heartbeat_at = now()
-       WHERE id = $1 AND (state = 'queued' OR (state = 'running' AND (run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))))
+      `UPDATE jobs SET state = ${START.to}, started_at = COALESCE(started_at, $2), progress = 0, run_id = $3, run_heartbeat_at = now()
+       WHERE id = $1 AND state IN (${START.from})
+         AND (state = ${INITIAL} OR run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))
        RETURNING ${COLUMNS}`,
       [id, at, runId, leaseMs],
     );
@@ -153,7 +164,7 @@ export class JobsRepository {
 
   /** The holding run's sign of life; false once another run took the job over. */
   async heartbeat(id: string, runId: string): Promise<boolean> {
-    const row = await firstRow(this.db, `UPDATE jobs SET run_heartbeat_at = now() WHERE id = $1 AND run_id = $2 AND state = 'running' RETURNING id`, [id, runId]);
+    const row = await firstRow(this.db, `UPDATE jobs SET run_heartbeat_at = now() WHERE id = $1 AND run_id = $2 AND state = ${START.to} RETURNING id`, [id, runId]);
     return row !== undefined;
   }
 
@@ -165,8 +176,8 @@ export class JobsRepository {
   complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<FinishedJob | undefined> {
     return firstRow<FinishedJob>(
       this.db,
-      `UPDATE jobs SET state = 'completed', progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
-       WHERE id = $1 AND state = 'running' RETURNING ${FINISHED_COLUMNS}`,
+      `UPDATE jobs SET state = ${COMPLETE.to}, progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
+       WHERE id = $1 AND state IN (${COMPLETE.from}) RETURNING ${FINISHED_COLUMNS}`,
       [id, outputKey, JSON.stringify(result), at],
     );
   }
@@ -175,8 +186,8 @@ export class JobsRepository {
   fail(tx: Db, id: string, code: string, message: string, at: Date): Promise<FinishedJob | undefined> {
     return firstRow<FinishedJob>(
       tx,
-      `UPDATE jobs SET state = 'failed', error_code = $2, error_message = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
-       WHERE id = $1 AND state IN ('queued', 'running') RETURNING ${FINISHED_COLUMNS}`,
+      `UPDATE jobs SET state = ${FAIL.to}, error_code = $2, error_message = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
+       WHERE id = $1 AND state IN (${FAIL.from}) RETURNING ${FINISHED_COLUMNS}`,
       [id, code, message, at],
     );
   }
@@ -197,12 +208,12 @@ export class JobsRepository {
 
   /** Back in line for a BullMQ retry, released by its run. */
   async requeue(id: string): Promise<void> {
-    await this.db.query(`UPDATE jobs SET state = 'queued', progress = 0, run_id = NULL WHERE id = $1 AND state = 'running'`, [id]);
+    await this.db.query(`UPDATE jobs SET state = ${REQUEUE.to}, progress = 0, run_id = NULL WHERE id = $1 AND state IN (${REQUEUE.from})`, [id]);
   }
 
   /** Progress is not a state change: best effort, the row's state stays `running`. */
   async setProgress(id: string, progress: number): Promise<void> {
-    await this.db.query(`UPDATE jobs SET progress = $2 WHERE id = $1 AND state = 'running'`, [id, progress]);
+    await this.db.query(`UPDATE jobs SET progress = $2 WHERE id = $1 AND state = ${START.to}`, [id, progress]);
   }
 
   /** Flips `refunded` once; undefined if the job was refunded already (or does not exist). */
@@ -212,24 +223,25 @@ export class JobsRepository {
     ]);
   }
 
+  /** Removes a job the queue never took (JobDispatch.withdraw). */
   async delete(tx: Db, id: string): Promise<void> {
     await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
   }
 
   /** Accepted before `before` but never handed to the queue (the API died in between). */
-  findNeverEnqueued(queuePrefix: string, before: Date, limit: number): Promise<Job[]> {
-    return rows<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE state = 'queued' AND enqueued_at IS NULL AND NOT waiting_for_slot AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`, [
-      before,
-      limit,
-      queuePrefix,
-    ]);
+  findNeverEnqueued(queuePrefix: string, before: Date, limit: number): Promise<RankedJob[]> {
+    return rows<RankedJob>(
+      this.db,
+      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state = ${INITIAL} AND enqueued_at IS NULL AND NOT waiting_for_slot AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`,
+      [before, limit, queuePrefix],
+    );
   }
 
   /** Queued or running and enqueued before `before`, oldest first: candidates for the queue reconciliation. */
-  findInFlightEnqueuedBefore(queuePrefix: string, before: Date, limit: number): Promise<Job[]> {
-    return rows<Job>(
+  findInFlightEnqueuedBefore(queuePrefix: string, before: Date, limit: number): Promise<RankedJob[]> {
+    return rows<RankedJob>(
       this.db,
-      `SELECT ${COLUMNS} FROM jobs WHERE state IN ('queued', 'running') AND enqueued_at IS NOT NULL AND enqueued_at < $1 AND ${OWN_JOBS}
+      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state IN (${IN_FLIGHT}) AND enqueued_at IS NOT NULL AND enqueued_at < $1 AND ${OWN_JOBS}
        ORDER BY enqueued_at LIMIT $2`,
       [before, limit, queuePrefix],
     );

@@ -7,7 +7,7 @@ import { closeWorkerFirst } from '../queue/close-worker-first';
 import { redisOutageLog } from '../queue/queue.module';
 import { type ToolKind, toolQueues } from '../tools/tool-registry';
 import type { MediaJobData } from './job-queue';
-import { JobRunner } from './job-runner';
+import { RunJob } from './use-cases/run-job';
 
 /**
  * One BullMQ worker per media queue the tools use (spec: `<kind>-standard-queue`). Concurrency per
@@ -16,7 +16,7 @@ import { JobRunner } from './job-runner';
  */
 abstract class MediaProcessor extends WorkerHost {
   constructor(
-    protected readonly runner: JobRunner,
+    protected readonly runner: RunJob,
     private readonly config: AppConfig,
     queue: string,
     options: Partial<WorkerOptions>,
@@ -85,7 +85,7 @@ const CONCURRENCY: Record<ToolKind, (config: AppConfig) => number> = {
 function mediaProcessor(queue: string, kind: ToolKind): Type<MediaProcessor> {
   @Processor(queue, MEDIA_WORKER)
   class QueueProcessor extends MediaProcessor {
-    constructor(runner: JobRunner, config: AppConfig) {
+    constructor(runner: RunJob, config: AppConfig) {
       super(runner, config, queue, MEDIA_WORKER, CONCURRENCY[kind](config));
     }
   }

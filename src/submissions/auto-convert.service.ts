@@ -34,12 +34,12 @@ export class AutoConvertService {
       waitForSlot: true,
     });
     if (result.outcome === 'admitted') return { job: result.job };
-    if (result.outcome !== 'refused') return {};
-    this.logger.warn(`Submission ${file.id} kept unconverted: ${result.error.message}`);
+    const { refusal } = result;
+    this.logger.warn(`Submission ${file.id} kept unconverted: ${refusal.message}`);
     const message =
-      result.error.code === 'insufficient_credits'
-        ? `Not converted: the drop owner's credits are used up (${result.error.message}). The file is kept as sent.`
-        : `Not converted: ${result.error.message} The file is kept as sent.`;
-    return { refusal: { code: result.error.code, message } };
+      refusal.code === 'insufficient_credits'
+        ? `Not converted: the drop owner's credits are used up (${refusal.message}). The file is kept as sent.`
+        : `Not converted: ${refusal.message} The file is kept as sent.`;
+    return { refusal: { code: refusal.code, message } };
   }
 }

@@ -9,7 +9,7 @@ import { Contract, toDetails } from '../contract/contract';
 import { Transactions } from '../database/transactions';
 import type { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
-import { JobAdmission } from '../jobs/job-admission';
+import { JobDispatch } from '../jobs/job-dispatch';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { storeFilePart } from '../storage/store-file-part';
 import type { Job } from '../jobs/job.entity';
@@ -44,7 +44,7 @@ export class IntakeService {
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly contract: Contract,
     private readonly autoConvert: AutoConvertService,
-    private readonly admission: JobAdmission,
+    private readonly dispatch: JobDispatch,
     private readonly events: SubmissionEvents,
     private readonly clock: Clock,
   ) {}
@@ -127,7 +127,7 @@ export class IntakeService {
     // The row is committed: from here on the file is the submission's and the sender gets a 201.
     // A queue that is down leaves the conversion to the job sweeper; a webhook that cannot be
     // recorded is logged. Neither undoes the submission.
-    if (conversion) await this.admission.enqueueOrLeave(conversion);
+    if (conversion) await this.dispatch.enqueueOrLeave(conversion);
     await this.events.created(drop, submission).catch((err: Error) => this.logger.error(`Submission ${submission.id} stored, but its webhook failed: ${err.message}`));
     return submission;
   }

@@ -1,7 +1,7 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
 import { DropsRepository } from '../drops/drops.repository';
-import { JobEvents } from '../jobs/job-events';
-import type { Job } from '../jobs/job.entity';
+import { JobFinished } from '../jobs/job-finished.event';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { mimeOfFormat } from './conversion-plan';
 import { SubmissionEvents } from './submission-events';
@@ -10,24 +10,20 @@ import { SubmissionsRepository } from './submissions.repository';
 /**
  * In the worker: when an auto-conversion job ends, the submission becomes `ready` with its
  * processed file, or `failed` (the original stays downloadable), and `submission.processed` is sent.
- * A job's end may be heard twice (JobEvents.settle redelivers): the update writes the same values
- * again and the event is recorded once.
+ * A job's end may be heard twice (the jobs sweeper redelivers): the update writes the same values
+ * again and the event is recorded once. A throw here keeps the job's consequences pending (redelivered).
  */
 @Injectable()
-export class ProcessedListener implements OnModuleInit {
+export class ProcessedListener {
   constructor(
     private readonly submissions: SubmissionsRepository,
     private readonly drops: DropsRepository,
-    private readonly jobEvents: JobEvents,
     private readonly events: SubmissionEvents,
     @Inject(STORAGE) private readonly storage: StorageDriver,
   ) {}
 
-  onModuleInit(): void {
-    this.jobEvents.onFinished((job) => this.finished(job));
-  }
-
-  private async finished(job: Job): Promise<void> {
+  @OnEvent(JobFinished.event, { suppressErrors: false })
+  async finished({ job }: JobFinished): Promise<void> {
     if (!job.submissionId) return;
     const converted = job.state === 'completed' && job.outputKey && job.result;
     const submission = converted

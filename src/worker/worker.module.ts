@@ -1,27 +1,20 @@
 import { Module } from '@nestjs/common';
 import { HttpFetchModule } from '../http-fetch/http-fetch.module';
-import { JobEvents } from '../jobs/job-events';
-import { JobRunner } from '../jobs/job-runner';
-import { JobSweeper } from '../jobs/job-sweeper';
-import { JobsModule } from '../jobs/jobs.module';
-import { MEDIA_PROCESSORS } from '../jobs/media.processors';
-import { ToolRunner } from '../jobs/tool-runner';
-import { MediaModule } from '../media/media.module';
-import { UploadsModule } from '../uploads/uploads.module';
+import { JobsWorkerModule } from '../jobs/jobs-worker.module';
+import { ProcessedListener } from '../submissions/processed-listener';
+import { SubmissionEvents } from '../submissions/submission-events';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { WebhookSweeper } from '../webhooks/webhook-sweeper';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { CreditsModule } from '../credits/credits.module';
-import { ProcessedListener } from '../submissions/processed-listener';
-import { SubmissionEvents } from '../submissions/submission-events';
 
 /**
  * The queue consumers. `npm run start:worker` runs them alone (as many copies as needed);
- * `npm start` also runs them in the API process unless WORKER_IN_PROCESS=false.
+ * `npm start` also runs them in the API process unless WORKER_IN_PROCESS=false. The jobs domain's
+ * worker side comes whole from JobsWorkerModule; a drop's auto-conversion hears of its job's end
+ * through the JobFinished event (ProcessedListener).
  */
 @Module({
-  imports: [HttpFetchModule, MediaModule, WebhooksModule, JobsModule, UploadsModule, CreditsModule],
-  providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper, JobRunner, ToolRunner, JobEvents, JobSweeper, ...MEDIA_PROCESSORS],
-  exports: [JobEvents],
+  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule],
+  providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper],
 })
 export class WorkerModule {}

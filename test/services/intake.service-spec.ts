@@ -7,6 +7,8 @@ import type { Drop } from '../../src/drops/drop.entity';
 import { DropsRepository } from '../../src/drops/drops.repository';
 import { IdempotencyService } from '../../src/jobs/idempotency.service';
 import { JobAdmission } from '../../src/jobs/job-admission';
+import { JobDispatch } from '../../src/jobs/job-dispatch';
+import { JobRefunds } from '../../src/jobs/job-refunds';
 import { JobQueue } from '../../src/jobs/job-queue';
 import { STORAGE } from '../../src/storage/storage.driver';
 import { AutoConvertService } from '../../src/submissions/auto-convert.service';
@@ -37,6 +39,8 @@ describe('IntakeService.record and drop counters', () => {
       DropCache,
       AutoConvertService,
       JobAdmission,
+      JobDispatch,
+      JobRefunds,
       CreditsService,
       IdempotencyService,
       { provide: Contract, useFactory: () => new Contract() },

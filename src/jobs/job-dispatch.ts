@@ -1,0 +1,91 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { Clock } from '../common/clock';
+import { limitsOf } from '../config/plans';
+import { Transactions } from '../database/transactions';
+import { IdempotencyService } from './idempotency.service';
+import { JobQueue } from './job-queue';
+import { JobRefunds } from './job-refunds';
+import type { Job } from './job.entity';
+import { JobsRepository, type RankedJob } from './jobs.repository';
+import { enqueueFailed } from './lifecycle/job-errors';
+
+/**
+ * Hands committed jobs to the queue, at their fair-share rank (read in the statement that admitted,
+ * promoted or found them): the request path's enqueue (withdrawn on failure), the intake's (left
+ * to the sweeper on failure), and the slots that free when a job ends.
+ */
+@Injectable()
+export class JobDispatch {
+  private readonly logger = new Logger(JobDispatch.name);
+
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly accounts: AccountsRepository,
+    private readonly jobs: JobsRepository,
+    private readonly refunds: JobRefunds,
+    private readonly idempotency: IdempotencyService,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The jobs API's enqueue. If the queue refuses, the row is removed and the credits come back
+   * before answering `enqueue_failed`. `connection`: the one holding the idempotency key's lock.
+   */
+  async enqueueOrWithdraw(job: RankedJob, connection?: EntityManager): Promise<void> {
+    try {
+      await this.queue.add(job.queue, job.id, job.fairShareRank);
+    } catch (err) {
+      await this.withdraw(job.id, connection);
+      this.logger.error({ jobId: job.id, err: (err as Error).message }, 'Job could not be queued: withdrawn and refunded');
+      throw enqueueFailed();
+    }
+    await this.jobs.markEnqueued(job.id, this.clock.now(), connection);
+    this.logger.log({ jobId: job.id, tool: job.tool, queue: job.queue }, 'Job queued');
+  }
+
+  /** A drop intake's enqueue: a queue that is down leaves the job to the sweeper (ReconcileJobs). */
+  async enqueueOrLeave(job: Job & { fairShareRank?: number }): Promise<void> {
+    if (job.waitingForSlot) {
+      this.logger.log({ jobId: job.id, accountId: job.accountId }, 'Job waits for a slot of its account');
+      // A job of the account that ended while this one was admitted may not have seen it waiting
+      // (its final write reads the waiting jobs: SettleJob.settle), so look once more now it is committed.
+      await this.promoteWaiting(job.accountId).catch((err: Error) => this.logger.warn(`Promoting waiting jobs of ${job.accountId} failed: ${err.message}`));
+      return;
+    }
+    try {
+      await this.queue.add(job.queue, job.id, job.fairShareRank ?? 0);
+      await this.jobs.markEnqueued(job.id, this.clock.now());
+      this.logger.log({ jobId: job.id, tool: job.tool, queue: job.queue }, 'Job queued');
+    } catch (err) {
+      this.logger.warn({ jobId: job.id, err: (err as Error).message }, 'Job not queued yet; the sweeper will');
+    }
+  }
+
+  /**
+   * After one of the account's jobs ended (or by the sweeper): hands waiting jobs the slots now free,
+   * oldest first, under the account lock that admissions take, so the limit is never exceeded.
+   */
+  async promoteWaiting(accountId: string): Promise<void> {
+    const promoted = await this.transactions.run(async (tx) => {
+      const account = await this.accounts.lockForAdmission(tx, accountId);
+      if (!account) return [];
+      const free = limitsOf(account.plan).inFlightJobs - (await this.jobs.countInFlight(tx, accountId)).all;
+      return free > 0 ? this.jobs.takeSlots(tx, accountId, free) : [];
+    });
+    for (const job of promoted) await this.enqueueOrLeave(job);
+  }
+
+  /** Refund and remove a job the queue never took: no orphan row, credits back, ledger balanced. */
+  private async withdraw(jobId: string, connection?: EntityManager): Promise<void> {
+    const work = async (tx: EntityManager) => {
+      await this.refunds.refundOnce(tx, jobId);
+      await this.jobs.delete(tx, jobId);
+      // A recorded idempotent answer would otherwise replay a job that no longer exists.
+      await this.idempotency.forget(tx, jobId);
+    };
+    await (connection ? connection.transaction(work) : this.transactions.run(work));
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { HttpFetchModule } from '../http-fetch/http-fetch.module';
+import { MediaModule } from '../media/media.module';
+import { UploadsModule } from '../uploads/uploads.module';
+import { JobsModule } from './jobs.module';
+import { MEDIA_PROCESSORS } from './media.processors';
+import { ToolRunner } from './tool-runner';
+import { ReconcileJobs } from './use-cases/reconcile-jobs';
+import { RunJob } from './use-cases/run-job';
+
+/** The jobs domain's worker side: the queue consumers, the run use case and the reconcile sweep, over JobsModule. */
+@Module({
+  imports: [JobsModule, HttpFetchModule, MediaModule, UploadsModule],
+  providers: [RunJob, ToolRunner, ReconcileJobs, ...MEDIA_PROCESSORS],
+})
+export class JobsWorkerModule {}

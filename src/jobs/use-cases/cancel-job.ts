@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { Transactions } from '../../database/transactions';
+import { recordJobFinished } from '../../metrics/dropline-metrics';
+import { JobDispatch } from '../job-dispatch';
+import { JobQueue } from '../job-queue';
+import { JobRefunds } from '../job-refunds';
+import type { Job } from '../job.entity';
+import { JobsRepository } from '../jobs.repository';
+import { JobCommandError } from '../lifecycle/job-errors';
+import { TRANSITIONS } from '../lifecycle/job-states';
+
+/**
+ * POST /v1/jobs/{id}/cancel, top to bottom: the key's own job; the state write (allowed from the
+ * states the lifecycle table gives `cancel`: queued only) and its refund commit together; the
+ * queue forgets it; its slot goes to a waiting auto-conversion of the account.
+ */
+@Injectable()
+export class CancelJob {
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly transactions: Transactions,
+    private readonly refunds: JobRefunds,
+    private readonly queue: JobQueue,
+    private readonly dispatch: JobDispatch,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(apiKeyId: string, jobId: string): Promise<Job> {
+    const job = await this.jobs.findForKey(jobId, apiKeyId);
+    if (!job) throw notFound();
+    const canceled = await this.transactions.run(async (tx) => {
+      const row = await this.jobs.cancel(tx, job.id, this.clock.now());
+      if (row) await this.refunds.refundOnce(tx, job.id);
+      return row;
+    });
+    if (!canceled) {
+      const current = await this.jobs.findForKey(jobId, apiKeyId);
+      if (!current) throw notFound();
+      throw new JobCommandError('cannot_cancel', `The job is ${current.state}; only ${TRANSITIONS.cancel.from.map((s) => `a ${s}`).join(' or ')} job can be canceled.`);
+    }
+    recordJobFinished(canceled);
+    await this.queue.remove(job.queue, job.id);
+    // If this fails, the sweeper hands the slot out.
+    await this.dispatch.promoteWaiting(job.accountId).catch(() => undefined);
+    return { ...canceled, refunded: true };
+  }
+}
+
+const notFound = () => new JobCommandError('not_found', 'Job not found.');

@@ -1,0 +1,195 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Job as BullJob } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AccountsRepository } from '../../accounts/accounts.repository';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/config';
+import { sanitizeFileName } from '../../common/file-sniffer';
+import { newId } from '../../common/ids';
+import { limitsOf, MB } from '../../config/plans';
+import { FetchError } from '../../http-fetch/fetch-error';
+import { GuardedHttpClient } from '../../http-fetch/guarded-fetch';
+import { MediaError } from '../../media/media.errors';
+import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../../storage/storage.driver';
+import type { MediaJobData } from '../job-queue';
+import type { Job } from '../job.entity';
+import { JobsRepository } from '../jobs.repository';
+import { ToolRunner } from '../tool-runner';
+import { SettleJob } from './settle-job';
+
+const FETCH_TIMEOUT_MS = 120_000;
+/** How often a second entry of a running job checks whether the first run is over. */
+const CLAIM_POLL_MS = 500;
+/** A permanent failure: the job fails now with this code instead of being retried. */
+class JobFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs one media job in a worker, top to bottom: claim it (queued → running), fetch the input to
+ * a temp dir, run the tool, store the output, settle (running → completed, SettleJob). Permanent
+ * errors (not media, too large, blocked URL) fail the job at once and refund it; transient ones
+ * (network, storage, a killed worker) put it back in line (running → queued) for BullMQ, which
+ * retries with backoff, and the last attempt fails and refunds. A run commits two state writes
+ * (running, then completed or failed), each one `UPDATE … RETURNING` whose row feeds what follows.
+ */
+@Injectable()
+export class RunJob {
+  private readonly logger = new Logger('JobRunner');
+
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly clock: Clock,
+    @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly http: GuardedHttpClient,
+    private readonly tools: ToolRunner,
+    private readonly settle: SettleJob,
+    private readonly config: AppConfig,
+  ) {}
+
+  async process(bullJob: BullJob<MediaJobData>): Promise<void> {
+    const runId = randomUUID();
+    const job = await this.claim(bullJob.data.jobId, runId);
+    if (!job) return; // canceled, finished, or withdrawn before it ran
+    this.logger.log({ jobId: job.id, tool: job.tool, attempt: bullJob.attemptsMade + 1 }, 'Job started');
+    // The claim's sign of life, as often as BullMQ renews its own lock.
+    const heartbeat = setInterval(() => void this.jobs.heartbeat(job.id, runId).catch(() => undefined), this.config.WORKER_LOCK_DURATION_MS / 2);
+    heartbeat.unref();
+    const dir = await mkdtemp(join(tmpdir(), `dropline-${job.id}-`));
+    try {
+      const { path: inputPath, name } = await this.fetchInput(job, dir);
+      const progress = this.progressReporter(job.id);
+      const { output, message } = await this.tools.run(job.tool, inputPath, join(dir, 'out'), job.options, progress);
+      const outputKey = newId('obj');
+      await this.storage.putFile(outputKey, output.path);
+      const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
+      // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
+      const completed = await this.settle.complete(job.id, outputKey, {
+        outputFormat: output.format,
+        outputSize: output.size,
+        outputFileName,
+        ...(message !== undefined ? { message } : {}),
+        ...(output.width !== undefined ? { width: output.width } : {}),
+        ...(output.height !== undefined ? { height: output.height } : {}),
+        ...(output.duration !== undefined ? { duration: output.duration } : {}),
+        ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
+      });
+      if (!completed) {
+        await this.storage.delete(outputKey); // nobody will ever read this output
+        return;
+      }
+      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: output.size }, 'Job completed');
+    } catch (err) {
+      const failure = toFailure(err);
+      const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
+      if (!failure && !lastAttempt) {
+        await this.jobs.requeue(job.id);
+        this.logger.log({ jobId: job.id, tool: job.tool, err: (err as Error).message }, 'Job attempt failed; retrying');
+        throw err; // BullMQ retries with backoff
+      }
+      this.logger.warn({ jobId: job.id, tool: job.tool, err: (err as Error).message }, 'Job failed');
+      // Retries spent on a transient fetch error (host unresolvable, refused, timed out): the job
+      // failed because of its input, not of processing, so it keeps the fetch's code and message.
+      const final = failure ?? lastFetchFailure(err);
+      await this.fail(job.id, final?.code ?? 'processing_failed', final?.message ?? 'Processing failed after several attempts.');
+    } finally {
+      clearInterval(heartbeat);
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Claims the job for this run. The queue can hold a job twice (the sweeper re-adds one Redis
+   * lost while its first worker still runs it): the second entry waits until the first run ends
+   * (then there is nothing to do) or its worker is gone (its lease, WORKER_LOCK_DURATION_MS, lapses),
+   * so a job never runs twice at once.
+   */
+  private async claim(jobId: string, runId: string): Promise<Job | undefined> {
+    for (;;) {
+      const job = await this.jobs.start(jobId, this.clock.now(), runId, this.config.WORKER_LOCK_DURATION_MS);
+      if (job) return job;
+      const current = await this.jobs.findById(jobId);
+      if (current?.state !== 'running') return undefined;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  /** Marks a job failed and refunds it, once (SettleJob.fail); the media processors call it for BullMQ's own failures too (stalled too often). */
+  fail(jobId: string, code: string, message: string): Promise<void> {
+    return this.settle.fail(jobId, code, message);
+  }
+
+  private async fetchInput(job: Job, dir: string): Promise<{ path: string; name: string }> {
+    const path = join(dir, 'input');
+    const { storageKey, fileName } = job.input;
+    if (storageKey) {
+      // An upload or a drop submission: its stored object, named in the job's input at admission.
+      try {
+        await this.storage.downloadToFile(storageKey, path);
+      } catch (err) {
+        if (!(err instanceof ObjectNotFoundError)) throw err;
+        const gone = job.submissionId ? 'The submission was deleted before it could be converted.' : 'The uploaded input file no longer exists.';
+        throw new JobFailure('input_fetch_failed', gone);
+      }
+      return { path, name: fileName ?? 'input' };
+    }
+    const account = await this.accounts.findById(job.accountId);
+    if (!account) throw new JobFailure('input_fetch_failed', 'The account no longer exists.');
+    const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
+    await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
+    return { path, name: sanitizeFileName(safeDecode(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
+  }
+
+  /** ffmpeg reports often; the row is written at most every 2 percentage points or second (wall time, not the Clock). */
+  private progressReporter(jobId: string): (percent: number) => void {
+    let last = 0;
+    let lastAt = 0;
+    return (percent) => {
+      const p = Math.max(0, Math.min(99, Math.floor(percent)));
+      if (p <= last || (p - last < 2 && Date.now() - lastAt < 1000)) return;
+      last = p;
+      lastAt = Date.now();
+      this.jobs.setProgress(jobId, p).catch(() => undefined);
+    };
+  }
+}
+
+/** Permanent failures with their job error code; undefined for what deserves a retry. */
+function toFailure(err: unknown): { code: string; message: string } | undefined {
+  if (err instanceof JobFailure) return { code: err.code, message: err.message };
+  if (err instanceof MediaError) return { code: err.code, message: err.message };
+  if (err instanceof FetchError) {
+    if (err.code === 'input_too_large') return { code: 'input_too_large', message: err.message };
+    if (err.code === 'blocked_address' || err.code === 'invalid_url') return { code: 'input_fetch_failed', message: err.message };
+    if (/\b4\d\d\b/.test(err.message)) return { code: 'input_fetch_failed', message: err.message }; // a 4xx will not heal
+  }
+  return undefined;
+}
+
+/** decodeURIComponent, except that a malformed escape (`%zz`, valid in a URL) keeps the raw text instead of throwing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The job error of a transient FetchError once no retry is left (its message is safe to show). */
+function lastFetchFailure(err: unknown): { code: string; message: string } | undefined {
+  if (!(err instanceof FetchError)) return undefined;
+  return { code: err.code === 'timeout' ? 'timeout' : 'input_fetch_failed', message: err.message };
+}
+
+function extensionOf(format: string): string {
+  return { jpeg: 'jpg', tiff: 'tif' }[format] ?? format;
+}

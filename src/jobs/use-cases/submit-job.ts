@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Account } from '../../accounts/account.entity';
+import { Clock } from '../../common/clock';
+import { Transactions } from '../../database/transactions';
+import type { ToolDefinition } from '../../tools/tool-registry';
+import { IdempotencyService, type IdempotentRequest, type StoredResponse } from '../idempotency.service';
+import { JobAdmission } from '../job-admission';
+import { JobDispatch } from '../job-dispatch';
+import { JobInputs } from '../job-inputs';
+import { JobCommandError } from '../lifecycle/job-errors';
+
+export interface SubmitJobCommand {
+  account: Pick<Account, 'id' | 'plan'>;
+  key: { id: string; dailyCap: number | null; monthlyCap: number | null };
+  tool: ToolDefinition;
+  input: { url?: string; fileId?: string };
+  options: Record<string, unknown>;
+  webhookUrl: string | null;
+  idempotency?: IdempotentRequest;
+}
+
+/**
+ * POST /v1/jobs once the request is valid, top to bottom: with an idempotency key, take the key's
+ * lock (a twin waits there) and check the record once — a recorded answer is replayed; then
+ * resolve an uploaded input, admit in one transaction, enqueue once. Returns the answer to
+ * record and give (an idempotent replay answers with the original status and body).
+ */
+@Injectable()
+export class SubmitJob {
+  constructor(
+    private readonly idempotency: IdempotencyService,
+    private readonly inputs: JobInputs,
+    private readonly transactions: Transactions,
+    private readonly admission: JobAdmission,
+    private readonly dispatch: JobDispatch,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(command: SubmitJobCommand): Promise<StoredResponse> {
+    const { idempotency } = command;
+    if (!idempotency) return this.admitAndEnqueue(command);
+    return this.idempotency.exclusively(command.key.id, idempotency, async (connection) => {
+      const replay = await this.idempotency.replay(command.key.id, idempotency, this.clock.now(), connection);
+      return replay ?? this.admitAndEnqueue(command, connection);
+    });
+  }
+
+  private async admitAndEnqueue(command: SubmitJobCommand, connection?: EntityManager): Promise<StoredResponse> {
+    const input = await this.inputs.resolve(command.account, command.input, command.tool);
+    const admit = (tx: EntityManager) =>
+      this.admission.admitIn(tx, {
+        accountId: command.account.id,
+        key: command.key,
+        tool: command.tool,
+        input,
+        options: command.options,
+        webhookUrl: command.webhookUrl,
+        idempotency: command.idempotency,
+      });
+    const result = await (connection ? connection.transaction(admit) : this.transactions.run(admit));
+    if (result.outcome === 'refused') {
+      const { code, message, retryAfterSeconds } = result.refusal;
+      throw new JobCommandError(code, message, undefined, retryAfterSeconds);
+    }
+    await this.dispatch.enqueueOrWithdraw(result.job, connection);
+    const { id } = result.job;
+    return { status: 202, body: { id, state: 'queued', statusUrl: `/v1/jobs/${id}` } };
+  }
+}

@@ -1,0 +1,309 @@
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import type { TestingModule } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Account } from '../../src/accounts/account.entity';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { newId } from '../../src/common/ids';
+import { Contract } from '../../src/contract/contract';
+import { CreditsService } from '../../src/credits/credits.service';
+import type { Drop } from '../../src/drops/drop.entity';
+import { DropsRepository } from '../../src/drops/drops.repository';
+import { Transactions } from '../../src/database/transactions';
+import { IdempotencyService } from '../../src/jobs/idempotency.service';
+import { JobAdmission } from '../../src/jobs/job-admission';
+import { JobDispatch } from '../../src/jobs/job-dispatch';
+import { JobInputs } from '../../src/jobs/job-inputs';
+import { JobQueue } from '../../src/jobs/job-queue';
+import { JobRefunds } from '../../src/jobs/job-refunds';
+import type { StoredJobResult } from '../../src/jobs/job.entity';
+import { JobsRepository } from '../../src/jobs/jobs.repository';
+import { CancelJob } from '../../src/jobs/use-cases/cancel-job';
+import { CONSEQUENCES_GRACE_MS, ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
+import { SettleJob } from '../../src/jobs/use-cases/settle-job';
+import { SubmitJob } from '../../src/jobs/use-cases/submit-job';
+import { STORAGE } from '../../src/storage/storage.driver';
+import { AutoConvertService } from '../../src/submissions/auto-convert.service';
+import { IntakeService } from '../../src/submissions/intake.service';
+import { ProcessedListener } from '../../src/submissions/processed-listener';
+import { SubmissionEvents } from '../../src/submissions/submission-events';
+import { SubmissionsRepository } from '../../src/submissions/submissions.repository';
+import { TOOLS } from '../../src/tools/tool-registry';
+import { UploadsService } from '../../src/uploads/uploads.service';
+import { WebhooksService } from '../../src/webhooks/webhooks.service';
+import { NEW_DROP_SETTINGS } from '../support/drops';
+import { balanceOf, serviceModule, tenant, type TestClock } from './service-module';
+import { StubQueue } from './stub-queue';
+
+const LEASE_MS = 30_000;
+const RESULT: StoredJobResult = { outputFormat: 'webp', outputSize: 10, outputFileName: 'out.webp' };
+
+/**
+ * The job use cases after admission, on the real Postgres: cancel in each state, settle (complete,
+ * fail, refund once), reconcile a stuck job, and a drop arrival's conversion from intake to the
+ * submission's update. Only the queue, storage and the webhook outbox's producer are stand-ins.
+ */
+describe('job lifecycle use cases', () => {
+  let module: TestingModule;
+  let clock: TestClock;
+  let db: DataSource;
+  let jobs: JobsRepository;
+  let settle: SettleJob;
+  let cancel: CancelJob;
+  let reconcile: ReconcileJobs;
+  const queue = new StubQueue(`bull:lifecycle-${randomUUID().slice(0, 8)}`);
+  const webhooks: { type: string; jobId: string }[] = [];
+  const processed: { id: string; status: string }[] = [];
+  let failWebhooks = 0;
+
+  beforeAll(async () => {
+    const storage = { signedUrl: async (key: string) => `http://127.0.0.1:9/${key}`, delete: async () => undefined, deleteMany: async () => undefined };
+    const webhookProducer = {
+      emit: async (_account: string, _url: string, type: string, data: { job: { id: string } }) => {
+        if (failWebhooks > 0 && failWebhooks--) throw new Error('injected: webhook outbox down');
+        webhooks.push({ type, jobId: data.job.id });
+      },
+    };
+    ({ module, clock } = await serviceModule(
+      [
+        SubmitJob,
+        CancelJob,
+        SettleJob,
+        ReconcileJobs,
+        JobAdmission,
+        JobDispatch,
+        JobInputs,
+        JobRefunds,
+        CreditsService,
+        IdempotencyService,
+        IntakeService,
+        AutoConvertService,
+        ProcessedListener,
+        { provide: Contract, useFactory: () => new Contract() },
+        { provide: JobQueue, useValue: queue },
+        { provide: STORAGE, useValue: storage },
+        { provide: WebhooksService, useValue: webhookProducer },
+        { provide: UploadsService, useValue: { findCurrent: async () => undefined, purgeExpired: async () => undefined } },
+        {
+          provide: SubmissionEvents,
+          useValue: { created: async () => undefined, processed: async (_drop: Drop, s: { id: string; status: string }) => void processed.push({ id: s.id, status: s.status }) },
+        },
+      ],
+      {},
+      [EventEmitterModule.forRoot()],
+    ));
+    // The sweep runs when a test calls it, not on its timer.
+    module.get(ReconcileJobs).onApplicationShutdown();
+    db = module.get(DataSource);
+    jobs = module.get(JobsRepository);
+    settle = module.get(SettleJob);
+    cancel = module.get(CancelJob);
+    reconcile = module.get(ReconcileJobs);
+  });
+  afterAll(() => module.close());
+  afterEach(() => {
+    clock.at = undefined;
+    queue.reset();
+    failWebhooks = 0;
+  });
+
+  const refundsOf = async (jobId: string) =>
+    (await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM credit_ledger WHERE job_id = $1 AND reason = 'job_refund'`, [jobId]))[0].n;
+  const stateOf = async (jobId: string) => (await jobs.findById(jobId))!.state;
+
+  /** A paid job of a fresh tenant (10 credits, a 1-credit job), queued. */
+  async function queuedJob(options: { webhookUrl?: string | null; plan?: Account['plan'] } = {}) {
+    const { account, key } = await tenant(module, { credits: 10, plan: options.plan });
+    const answer = await module.get(SubmitJob).execute({
+      account,
+      key: { id: key.id, dailyCap: null, monthlyCap: null },
+      tool: TOOLS['image-resize'],
+      input: { url: 'http://127.0.0.1:9/a.png' },
+      options: { width: 10 },
+      webhookUrl: options.webhookUrl ?? null,
+    });
+    return { account, key, jobId: (answer.body as { id: string }).id };
+  }
+  const start = (jobId: string) => jobs.start(jobId, new Date(), randomUUID(), LEASE_MS);
+
+  describe('cancel, in each state', () => {
+    it('queued: canceled and refunded in one step, removed from the queue; a second cancel refunds nothing', async () => {
+      const { account, key, jobId } = await queuedJob();
+      expect(await balanceOf(module, account.id)).toBe(9);
+      const canceled = await cancel.execute(key.id, jobId);
+      expect(canceled).toMatchObject({ id: jobId, state: 'canceled', refunded: true });
+      expect(await balanceOf(module, account.id)).toBe(10);
+      expect(queue.removed).toContain(jobId);
+      await expect(cancel.execute(key.id, jobId)).rejects.toMatchObject({ code: 'cannot_cancel', message: 'The job is canceled; only a queued job can be canceled.' });
+      expect(await refundsOf(jobId)).toBe(1);
+    });
+
+    it('running: refused, still charged, still running', async () => {
+      const { account, key, jobId } = await queuedJob();
+      expect(await start(jobId)).toBeDefined();
+      await expect(cancel.execute(key.id, jobId)).rejects.toMatchObject({ code: 'cannot_cancel', message: 'The job is running; only a queued job can be canceled.' });
+      expect(await stateOf(jobId)).toBe('running');
+      expect(await balanceOf(module, account.id)).toBe(9);
+      expect(await refundsOf(jobId)).toBe(0);
+    });
+
+    it('completed: refused, never refunded', async () => {
+      const { account, key, jobId } = await queuedJob();
+      await start(jobId);
+      await settle.complete(jobId, newId('obj'), RESULT);
+      await expect(cancel.execute(key.id, jobId)).rejects.toMatchObject({ code: 'cannot_cancel', message: 'The job is completed; only a queued job can be canceled.' });
+      expect(await balanceOf(module, account.id)).toBe(9);
+      expect(await refundsOf(jobId)).toBe(0);
+    });
+
+    it('failed: refused, refunded once (by the failure)', async () => {
+      const { account, key, jobId } = await queuedJob();
+      await settle.fail(jobId, 'processing_failed', 'x');
+      await expect(cancel.execute(key.id, jobId)).rejects.toMatchObject({ code: 'cannot_cancel', message: 'The job is failed; only a queued job can be canceled.' });
+      expect(await balanceOf(module, account.id)).toBe(10);
+      expect(await refundsOf(jobId)).toBe(1);
+    });
+
+    it("another key's job is not found", async () => {
+      const { account, jobId } = await queuedJob();
+      const { key: other } = await module.get(ApiKeysService).create({ accountId: account.id, scopes: ['image:write'] });
+      await expect(cancel.execute(other.id, jobId)).rejects.toMatchObject({ code: 'not_found' });
+      expect(await stateOf(jobId)).toBe('queued');
+    });
+  });
+
+  describe('settle', () => {
+    it('complete: only a running job completes, once; its webhook is sent once and it is not refunded', async () => {
+      const { account, jobId } = await queuedJob({ webhookUrl: 'http://127.0.0.1:9/hook', plan: 'pro' });
+      expect(await settle.complete(jobId, newId('obj'), RESULT)).toBeUndefined(); // still queued
+      await start(jobId);
+      expect(await settle.complete(jobId, newId('obj'), RESULT)).toMatchObject({ state: 'completed', refunded: false });
+      expect(await settle.complete(jobId, newId('obj'), RESULT)).toBeUndefined();
+      await settle.fail(jobId, 'processing_failed', 'late failure');
+      expect(await jobs.findById(jobId)).toMatchObject({ state: 'completed', errorCode: null, refunded: false });
+      expect(await balanceOf(module, account.id)).toBe(9);
+      expect(webhooks.filter((w) => w.jobId === jobId)).toEqual([{ type: 'job.completed', jobId }]);
+    });
+
+    it('fail: concurrent failures of one job refund it once and send one webhook', async () => {
+      const { account, jobId } = await queuedJob({ webhookUrl: 'http://127.0.0.1:9/hook', plan: 'pro' });
+      await start(jobId);
+      await Promise.all([settle.fail(jobId, 'processing_failed', 'a'), settle.fail(jobId, 'processing_failed', 'b'), settle.fail(jobId, 'timeout', 'c')]);
+      expect(await jobs.findById(jobId)).toMatchObject({ state: 'failed', refunded: true });
+      expect(await refundsOf(jobId)).toBe(1);
+      expect(await balanceOf(module, account.id)).toBe(10);
+      expect(webhooks.filter((w) => w.jobId === jobId)).toEqual([{ type: 'job.failed', jobId }]);
+      expect(await settle.complete(jobId, newId('obj'), RESULT)).toBeUndefined();
+      expect(await stateOf(jobId)).toBe('failed');
+    });
+
+    it('a consequence that throws stays pending, and the sweep delivers it after the grace period', async () => {
+      const { jobId } = await queuedJob({ webhookUrl: 'http://127.0.0.1:9/hook', plan: 'pro' });
+      await start(jobId);
+      failWebhooks = 1;
+      await settle.complete(jobId, newId('obj'), RESULT);
+      expect(webhooks.filter((w) => w.jobId === jobId)).toEqual([]);
+      expect((await jobs.findConsequencesPending(queue.prefix, new Date(Date.now() + 3600_000), 100)).map((j) => j.id)).toContain(jobId);
+
+      clock.at = new Date(Date.now() + CONSEQUENCES_GRACE_MS + 1000);
+      await reconcile.sweep();
+      expect(webhooks.filter((w) => w.jobId === jobId)).toEqual([{ type: 'job.completed', jobId }]);
+      expect((await jobs.findConsequencesPending(queue.prefix, new Date(Date.now() + 3600_000), 100)).map((j) => j.id)).not.toContain(jobId);
+    });
+  });
+
+  describe('reconcile', () => {
+    it('a job accepted but never enqueued (the API died in between) is enqueued at its fair-share rank', async () => {
+      const { account } = await tenant(module, { credits: 10 });
+      const admit = (tx: Parameters<JobAdmission['admitIn']>[0]) =>
+        module.get(JobAdmission).admitIn(tx, { accountId: account.id, key: null, tool: TOOLS['image-resize'], input: { url: 'http://127.0.0.1:9/a.png' }, options: {} });
+      const first = await module.get(Transactions).run(admit);
+      const second = await module.get(Transactions).run(admit);
+      const ids = [first, second].map((r) => (r.outcome === 'admitted' ? r.job.id : ''));
+      await reconcile.sweep();
+      expect(queue.added.map((a) => a.jobId)).not.toContain(ids[0]); // still within the grace period
+      clock.at = new Date(Date.now() + 11_000);
+      await reconcile.sweep();
+      expect(queue.added.filter((a) => ids.includes(a.jobId)).map((a) => [a.jobId, a.fairShareRank])).toEqual([
+        [ids[0], 0],
+        [ids[1], 1],
+      ]);
+      expect((await jobs.findById(ids[0]))!.enqueuedAt).not.toBeNull();
+    });
+
+    it('a running job the queue gave up on (its worker died) is failed and refunded once, however often swept', async () => {
+      const { account, jobId } = await queuedJob();
+      await start(jobId);
+      queue.states.set(jobId, 'failed');
+      clock.at = new Date(Date.now() + 11_000);
+      await reconcile.sweep();
+      await reconcile.sweep();
+      expect(await jobs.findById(jobId)).toMatchObject({ state: 'failed', errorCode: 'processing_failed', refunded: true });
+      expect(await refundsOf(jobId)).toBe(1);
+      expect(await balanceOf(module, account.id)).toBe(10);
+    });
+
+    it('a job the queue lost (Redis restarted empty) is queued again, not failed', async () => {
+      const { account, jobId } = await queuedJob();
+      queue.added = [];
+      queue.states.set(jobId, 'unknown');
+      clock.at = new Date(Date.now() + 11_000);
+      await reconcile.sweep();
+      expect(queue.added.map((a) => a.jobId)).toContain(jobId);
+      expect(await stateOf(jobId)).toBe('queued');
+      expect(await balanceOf(module, account.id)).toBe(9);
+    });
+  });
+
+  describe('drop arrival', () => {
+    async function convertingDrop(accountId: string): Promise<Drop> {
+      const id = newId('drp');
+      const drops = module.get(DropsRepository);
+      await drops.insert({ id, accountId, slug: `lc-${id.slice(4).toLowerCase()}`, name: 'd', ...NEW_DROP_SETTINGS, allowedKinds: 'image', autoConvertTo: 'webp' });
+      return (await drops.findById(id))!;
+    }
+    const png = () => ({ storageKey: newId('obj'), size: 100, mime: 'image/png', kind: 'image' as const, ext: 'png' });
+    const conversionOf = async (submissionId: string) => (await db.query<{ id: string }[]>('SELECT id FROM jobs WHERE submission_id = $1', [submissionId]))[0]?.id;
+
+    it('the conversion is admitted with the submission, queued, and its completion makes the submission ready', async () => {
+      const { account } = await tenant(module, { credits: 10 });
+      const drop = await convertingDrop(account.id);
+      const submission = await module.get(IntakeService).createFromStored(drop, {}, 'photo.png', png());
+      expect(submission.status).toBe('processing');
+      const jobId = await conversionOf(submission.id);
+      expect(queue.added.map((a) => a.jobId)).toContain(jobId);
+      expect(await balanceOf(module, account.id)).toBe(9);
+
+      await start(jobId);
+      const outputKey = newId('obj');
+      await settle.complete(jobId, outputKey, RESULT);
+      expect(await module.get(SubmissionsRepository).findById(submission.id)).toMatchObject({ status: 'ready', processedKey: outputKey, processedFileName: 'photo.webp' });
+      expect(processed.filter((p) => p.id === submission.id)).toEqual([{ id: submission.id, status: 'ready' }]);
+    });
+
+    it('a failed conversion refunds the owner once and marks the submission failed, the original kept', async () => {
+      const { account } = await tenant(module, { credits: 10 });
+      const drop = await convertingDrop(account.id);
+      const submission = await module.get(IntakeService).createFromStored(drop, {}, 'photo.png', png());
+      const jobId = await conversionOf(submission.id);
+      await start(jobId);
+      await settle.fail(jobId, 'unsupported_input', 'not an image after all');
+      await settle.fail(jobId, 'unsupported_input', 'again');
+      expect(await balanceOf(module, account.id)).toBe(10);
+      expect(await refundsOf(jobId)).toBe(1);
+      expect(await module.get(SubmissionsRepository).findById(submission.id)).toMatchObject({
+        status: 'failed',
+        processingError: { code: 'unsupported_input', message: 'not an image after all' },
+      });
+    });
+
+    it('an owner without credits: the file is kept unconverted, nothing charged, no job', async () => {
+      const { account } = await tenant(module, { credits: 0 });
+      const drop = await convertingDrop(account.id);
+      const submission = await module.get(IntakeService).createFromStored(drop, {}, 'photo.png', png());
+      expect(submission).toMatchObject({ status: 'ready', processingError: { code: 'insufficient_credits' } });
+      expect(await conversionOf(submission.id)).toBeUndefined();
+      expect(await balanceOf(module, account.id)).toBe(0);
+    });
+  });
+});

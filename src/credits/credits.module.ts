@@ -1,6 +1,9 @@
 import { Global, Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { CreditLedgerRepository } from './credit-ledger.repository';
 import { CreditsService } from './credits.service';
 
 @Global()
-@Module({ providers: [CreditsService], exports: [CreditsService] })
+@Module({ imports: [AccountsModule, JobsModule], providers: [CreditLedgerRepository, CreditsService], exports: [CreditLedgerRepository, CreditsService] })
 export class CreditsModule {}

@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../common/api-error';
-import { MAX_JSON_DEPTH, tooDeep } from '../common/json-body';
+import { MAX_JSON_DEPTH, tooDeep } from '../common/json-depth';
 import type { Db } from '../database/sql';
 import { IdempotencyRepository } from './idempotency.repository';
 

@@ -2,7 +2,7 @@ import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { JobAccepted, JobCreate, Job as JobView } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
 import type { Account } from '../accounts/account.entity';
-import { assertScope } from '../auth/scope.guard';
+import { assertScope } from '../auth/scopes';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';

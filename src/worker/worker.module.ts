@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { DropsModule } from '../drops/drops.module';
+import { SubmissionsModule } from '../submissions/submissions.module';
 import { HttpFetchModule } from '../http-fetch/http-fetch.module';
 import { JobEvents } from '../jobs/job-events';
 import { JobRunner } from '../jobs/job-runner';
@@ -20,7 +23,7 @@ import { SubmissionEvents } from '../submissions/submission-events';
  * `npm start` also runs them in the API process unless WORKER_IN_PROCESS=false.
  */
 @Module({
-  imports: [HttpFetchModule, MediaModule, WebhooksModule, JobsModule, UploadsModule, CreditsModule],
+  imports: [HttpFetchModule, MediaModule, WebhooksModule, JobsModule, UploadsModule, CreditsModule, AccountsModule, DropsModule, SubmissionsModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
   exports: [JobEvents],
 })

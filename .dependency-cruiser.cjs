@@ -22,7 +22,7 @@ const HTTP_LAYER = [
   '^src/tus/',
   '^src/drop-page/',
 ];
-const HTTP_PACKAGES = '^(fastify|@nestjs/platform-fastify|@fastify/[^/]+)(/|$)';
+const HTTP_PACKAGES = '^node_modules/(fastify|@nestjs/platform-fastify|@fastify/[^/]+)/';
 
 /**
  * TEMPORARY (issue #18, lane `lifecycle`): credits and jobs still import each other

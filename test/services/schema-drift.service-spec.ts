@@ -21,7 +21,7 @@ describe('entities match the migrated schema', () => {
   let ds: DataSource;
 
   beforeAll(async () => {
-    for (const file of entityFiles()) require(file);
+    for (const file of entityFiles()) await import(file);
     const entities = getMetadataArgsStorage().tables.map((t) => t.target);
     ds = new DataSource({ ...dataSourceOptions(TEST_DATABASE_URL), entities });
     await ds.initialize();

@@ -8,6 +8,5 @@ import { AccountController } from './account.controller';
   imports: [AccountsModule],
   controllers: [AccountController],
   providers: [AccountCredits],
-  exports: [AccountCredits],
 })
 export class AccountApiModule {}

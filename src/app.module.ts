@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/config';
+import { AccountApiModule } from './account-api/account-api.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
@@ -43,6 +44,7 @@ export class AppModule {
         CoreModule,
         AuthModule,
         AccountsModule,
+        AccountApiModule,
         DropsModule,
         SubmissionsModule,
         DropPageModule,

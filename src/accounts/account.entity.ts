@@ -1,7 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../database/transformers';
 
 @Entity('accounts')
+@Check('accounts_plan_check', `plan IN ('free', 'pro', 'max', 'bench')`)
+@Check('accounts_credit_balance_check', 'credit_balance >= 0')
 export class Account {
   @PrimaryColumn('text')
   id: string;
@@ -9,7 +11,7 @@ export class Account {
   @Column('text')
   plan: 'free' | 'pro' | 'max' | 'bench';
 
-  @Column('bigint', { name: 'credit_balance', transformer: bigintToNumber })
+  @Column('bigint', { name: 'credit_balance', default: 0, transformer: bigintToNumber })
   creditBalance: number;
 
   @Column('text', { name: 'webhook_secret' })

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AccountsController } from './accounts.controller';
+import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 
+/** The accounts table; its HTTP surface (/v1/account) is src/account-api, which also reads credits. */
 @Module({
-  controllers: [AccountsController],
-  providers: [AccountsService],
-  exports: [AccountsService],
+  providers: [AccountsRepository, AccountsService],
+  exports: [AccountsRepository, AccountsService],
 })
 export class AccountsModule {}

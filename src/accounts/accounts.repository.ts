@@ -1,36 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { type Db, firstRow } from '../database/sql';
-import { Account } from './account.entity';
+import type { Account } from './account.entity';
+
+export const ACCOUNT_COLUMNS = `id, plan, credit_balance::float8 AS "creditBalance", webhook_secret AS "webhookSecret",
+  previous_webhook_secret AS "previousWebhookSecret", webhook_secret_rotated_at AS "webhookSecretRotatedAt", created_at AS "createdAt"`;
 
 /** The accounts table: plans and credit balances. */
 @Injectable()
 export class AccountsRepository {
-  constructor(@InjectRepository(Account) private readonly accounts: Repository<Account>) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async create(account: Pick<Account, 'id' | 'plan' | 'creditBalance' | 'webhookSecret'>): Promise<Account> {
-    await this.accounts.insert(this.accounts.create(account));
-    return this.accounts.findOneByOrFail({ id: account.id });
+    return (await firstRow<Account>(this.db, `INSERT INTO accounts (id, plan, credit_balance, webhook_secret) VALUES ($1, $2, $3, $4) RETURNING ${ACCOUNT_COLUMNS}`, [
+      account.id,
+      account.plan,
+      account.creditBalance,
+      account.webhookSecret,
+    ]))!;
   }
 
-  async findById(id: string): Promise<Account | undefined> {
-    return (await this.accounts.findOneBy({ id })) ?? undefined;
+  findById(id: string): Promise<Account | undefined> {
+    return firstRow<Account>(this.db, `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [id]);
   }
 
   /** Adds credits in one statement, so concurrent debits are never lost; false when there is no such account. */
-  async grant(id: string, amount: number, tx: Db = this.accounts.manager): Promise<boolean> {
+  async grant(id: string, amount: number, tx: Db = this.db): Promise<boolean> {
     return Boolean(await firstRow(tx, 'UPDATE accounts SET credit_balance = credit_balance + $2 WHERE id = $1 RETURNING id', [id, amount]));
   }
 
   /** One statement: the current secret becomes the previous one, whatever rotation raced it. */
   async rotateWebhookSecret(id: string, secret: string, now: Date): Promise<boolean> {
     return Boolean(
-      await firstRow(
-        this.accounts.manager,
-        'UPDATE accounts SET previous_webhook_secret = webhook_secret, webhook_secret = $2, webhook_secret_rotated_at = $3 WHERE id = $1 RETURNING id',
-        [id, secret, now],
-      ),
+      await firstRow(this.db, 'UPDATE accounts SET previous_webhook_secret = webhook_secret, webhook_secret = $2, webhook_secret_rotated_at = $3 WHERE id = $1 RETURNING id', [
+        id,
+        secret,
+        now,
+      ]),
     );
   }
 

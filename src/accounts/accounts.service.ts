@@ -4,8 +4,6 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { limitsOf } from '../config/plans';
-import { CreditLedgerRepository } from '../credits/credit-ledger.repository';
-import { Transactions } from '../database/transactions';
 import type { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
 import { newWebhookSecret } from './webhook-secrets';
@@ -14,8 +12,6 @@ import { newWebhookSecret } from './webhook-secrets';
 export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
-    private readonly creditLedger: CreditLedgerRepository,
-    private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 
@@ -32,21 +28,6 @@ export class AccountsService {
     const account = await this.accounts.findById(id);
     if (!account) throw ApiError.notFound('Account');
     return account;
-  }
-
-  /** Adds credits in one statement, so concurrent debits are never lost, with its ledger entry. */
-  async grant(id: string, amount: number): Promise<Account> {
-    const granted = await this.transactions.run(async (tx) => {
-      if (!(await this.accounts.grant(id, amount, tx))) return false;
-      await this.creditLedger.append(tx, { accountId: id, apiKeyId: null, jobId: null, delta: amount, reason: 'grant', at: this.clock.now() });
-      return true;
-    });
-    if (!granted) throw ApiError.notFound('Account');
-    return this.get(id);
-  }
-
-  ledger(accountId: string, limit: number, cursor?: string) {
-    return this.creditLedger.page(accountId, limit, cursor);
   }
 
   /** A new webhook secret; the replaced one keeps signing beside it for 24 h (see signingSecrets). */

@@ -1,7 +1,9 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { Account } from '../accounts/account.entity';
 
 @Entity('api_keys')
+@Unique('api_keys_token_hash_key', ['tokenHash'])
+@Index('api_keys_account_idx', { synchronize: false })
 export class ApiKey {
   @PrimaryColumn('text')
   id: string;
@@ -10,7 +12,7 @@ export class ApiKey {
   accountId: string;
 
   @ManyToOne(() => Account, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'api_keys_account_id_fkey' })
   account: Account;
 
   /** SHA-256 of the token; the token itself is never stored. */

@@ -1,5 +1,4 @@
 import type { Account } from '../accounts/account.entity';
-import type { CompiledOperation } from '../contract/contract';
 import type { ApiKey } from './api-key.entity';
 
 /**
@@ -15,7 +14,5 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by ApiKeyGuard on authenticated operations. */
     auth?: AuthContext;
-    /** The contract operation the route is bound to. */
-    operation?: CompiledOperation;
   }
 }

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { RequestValidationGuard } from '../contract/request-validation.guard';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { FailedAuthLimiter } from './failed-auth-limiter';
 import { RateLimiterService } from './rate-limiter.service';
@@ -12,6 +13,7 @@ import { ScopeGuard } from './scope.guard';
 @Global()
 @Module({
   providers: [
+    ApiKeysRepository,
     ApiKeysService,
     ApiKeyCache,
     RateLimiterService,

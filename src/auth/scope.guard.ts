@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../common/api-error';
 import './auth-context';
+import { assertScope } from './scopes';
 
 /**
  * Third global guard: the scope named by the operation's `x-required-scope` in openapi.yaml.
@@ -15,11 +15,5 @@ export class ScopeGuard implements CanActivate {
     if (!scope || scope === 'by-tool' || !request.auth) return true;
     assertScope(request.auth.key.scopes, scope);
     return true;
-  }
-}
-
-export function assertScope(granted: readonly string[], needed: string): void {
-  if (!granted.includes(needed)) {
-    throw ApiError.forbidden('insufficient_scope', `This operation needs the ${needed} scope.`);
   }
 }

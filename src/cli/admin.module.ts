@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { AccountCredits } from '../account-api/account-credits.service';
+import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { CreditLedgerRepository } from '../credits/credit-ledger.repository';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { LoggingModule } from '../logging/logging.module';
@@ -17,6 +20,6 @@ export const cliErrors = createRootLogger({ ...loadLogSettings(process.env), LOG
 /** Just what the admin commands need: no HTTP, no Redis, no guards. */
 @Module({
   imports: [ConfigModule.forRoot(), LoggingModule.forRoot(cliLogger), DatabaseModule, AccountsModule],
-  providers: [ApiKeysService],
+  providers: [ApiKeysRepository, ApiKeysService, CreditLedgerRepository, AccountCredits],
 })
 export class AdminModule {}

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Account } from '../accounts/account.entity';
+import { AccountCredits } from '../account-api/account-credits.service';
 import { AccountsService, toAccountView } from '../accounts/accounts.service';
 import type { ApiKey } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
@@ -10,7 +11,7 @@ import { isScope, SCOPES } from '../auth/scopes';
 import { ApiError } from '../common/api-error';
 import { loadConfig } from '../config/config';
 import { PLANS } from '../config/plans';
-import { migrate } from '../database/data-source';
+import { migrate } from '../database/migrations/migrate';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { AdminModule, cliErrors } from './admin.module';
 
@@ -18,7 +19,7 @@ import { AdminModule, cliErrors } from './admin.module';
  * Admin CLI (docs/decisions.md §2): one JSON document on stdout, messages on stderr, exit 0 or 1.
  *   npm run -s admin -- account:create --plan pro --credits 1000
  */
-type Services = { accounts: AccountsService; keys: ApiKeysService };
+type Services = { accounts: AccountsService; credits: AccountCredits; keys: ApiKeysService };
 
 function keyView(key: ApiKey, token?: string) {
   return {
@@ -126,7 +127,7 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
     .description('Add credits to an account')
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--amount <n>', 'credits to add', nonNegativeInt)
-    .action((opts) => run(async ({ accounts }) => ({ account: accountView(await accounts.grant(opts.account, opts.amount)) })));
+    .action((opts) => run(async ({ credits }) => ({ account: accountView(await credits.grant(opts.account, opts.amount)) })));
 
   return program;
 }
@@ -139,7 +140,7 @@ async function main(argv: string[]): Promise<number> {
     const ctx = await NestFactory.createApplicationContext(AdminModule, { bufferLogs: true });
     ctx.useLogger(ctx.get(PinoNestLogger));
     try {
-      const out = await action({ accounts: ctx.get(AccountsService), keys: ctx.get(ApiKeysService) });
+      const out = await action({ accounts: ctx.get(AccountsService), credits: ctx.get(AccountCredits), keys: ctx.get(ApiKeysService) });
       process.stdout.write(JSON.stringify(out) + '\n');
     } finally {
       await ctx.close();

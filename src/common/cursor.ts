@@ -1,4 +1,4 @@
-import { isStorableInstant } from '../contract/contract';
+import { isStorableInstant } from './instants';
 import { ApiError } from './api-error';
 
 /** The ids this service issues (see ids.ts): a prefix and an underscore, then URL-safe characters. */

@@ -1,4 +1,4 @@
-import { nestsDeeperThan } from './json-body';
+import { nestsDeeperThan } from './json-depth';
 
 const deeper = (text: string, limit: number) => nestsDeeperThan(Buffer.from(text), limit);
 

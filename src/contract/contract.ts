@@ -6,7 +6,8 @@ import { parse } from 'yaml';
 import type { OperationId } from '../../generated/types';
 import { projectRoot } from '../common/project-root';
 import type { ErrorDetail } from '../common/api-error';
-import { MAX_JSON_DEPTH, tooDeep } from '../common/json-body';
+import { MAX_JSON_DEPTH, tooDeep } from '../common/json-depth';
+import { isStorableInstant } from '../common/instants';
 
 /** What the server needs to know about one operation of openapi.yaml. */
 export interface CompiledOperation {
@@ -26,6 +27,13 @@ export interface CompiledOperation {
   query: ValidateFunction;
   path: ValidateFunction;
   headers: ValidateFunction;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The contract operation the route is bound to (OperationBinding sets it). */
+    operation?: CompiledOperation;
+  }
 }
 
 type Json = Record<string, any>;
@@ -200,12 +208,6 @@ function makeAjv(coerce: boolean): Ajv {
     validate: (s: string) => Boolean(rfc3339?.validate(s)) && isStorableInstant(new Date(s)),
   });
   return ajv;
-}
-
-/** An instant Postgres' timestamptz and JavaScript's Date both represent: years 1970-9999. */
-export function isStorableInstant(date: Date): boolean {
-  const year = date.getUTCFullYear();
-  return !Number.isNaN(date.getTime()) && year >= 1970 && year <= 9999;
 }
 
 /**

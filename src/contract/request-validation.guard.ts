@@ -2,7 +2,6 @@ import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from 
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { toDetails } from './contract';
-import '../auth/auth-context';
 
 /**
  * Second global guard: validates path, query, headers and JSON body against the operation's

@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CreditLedgerRepository } from './credit-ledger.repository';
 import { CreditsService } from './credits.service';
 
 @Global()
-@Module({ providers: [CreditsService], exports: [CreditsService] })
+@Module({ imports: [AccountsModule], providers: [CreditLedgerRepository, CreditsService], exports: [CreditLedgerRepository, CreditsService] })
 export class CreditsModule {}

@@ -1,13 +1,8 @@
 import 'reflect-metadata';
 import type { DataSourceOptions } from 'typeorm';
-import { Account } from '../accounts/account.entity';
-import { ApiKey } from '../auth/api-key.entity';
-import { Drop } from '../drops/drop.entity';
 import { Init1763700000000 } from './migrations/1763700000000-init';
 import { Submissions1763700000001 } from './migrations/1763700000001-submissions';
-import { Submission } from '../submissions/submission.entity';
 import { WebhookDeliveries1763700000002 } from './migrations/1763700000002-webhook-deliveries';
-import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { Jobs1763700000003 } from './migrations/1763700000003-jobs';
 import { Idempotency1763700000004 } from './migrations/1763700000004-idempotency';
 import { JobDeployment1763800000000 } from './migrations/1763800000000-job-deployment';
@@ -19,11 +14,13 @@ import { JobWaitingForSlot1764000000100 } from './migrations/1764000000100-job-w
 import { JobRunLease1764000000101 } from './migrations/1764000000101-job-run-lease';
 import { JobConsequences1764000000102 } from './migrations/1764000000102-job-consequences';
 import { DropsNotify1764100000200 } from './migrations/1764100000200-drops-notify';
-import { Job } from '../jobs/job.entity';
-import { Upload } from '../uploads/upload.entity';
 
-/** Every entity and migration; the app, the CLI and the tests share this list. */
-export const ENTITIES = [Account, ApiKey, Drop, Submission, WebhookDelivery, Job, Upload];
+/**
+ * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
+ * SQL (docs/adr/0005-raw-sql-repositories.md), so the data source needs no entity metadata, and the
+ * database layer names no domain. The entities are row types, checked against the migrated schema
+ * by test/services/schema-drift.service-spec.ts.
+ */
 export const MIGRATIONS = [
   Init1763700000000,
   Submissions1763700000001,
@@ -45,13 +42,10 @@ export function dataSourceOptions(url: string): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [],
     migrations: MIGRATIONS,
     synchronize: false,
     migrationsRun: false,
     extra: { max: 20 },
   };
 }
-
-// Creating the database and applying migrations speak SQL, so they live with the migrations.
-export { ensureDatabase, migrate } from './migrations/migrate';

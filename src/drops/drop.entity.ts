@@ -1,9 +1,14 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Account } from '../accounts/account.entity';
 import { bigintToNumber } from '../database/transformers';
 
 export type DropKind = 'any' | 'image' | 'video' | 'audio' | 'document';
 
 @Entity('drops')
+@Unique('drops_slug_key', ['slug'])
+@Check('drops_submission_count_check', 'submission_count >= 0')
+@Check('drops_total_bytes_check', 'total_bytes >= 0')
+@Index('drops_account_created_idx', { synchronize: false })
 export class Drop {
   @PrimaryColumn('text')
   id: string;
@@ -11,13 +16,18 @@ export class Drop {
   @Column('text', { name: 'account_id' })
   accountId: string;
 
+  /** Schema only (the migrations' foreign key): repositories never load it. */
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'drops_account_id_fkey' })
+  account?: Account;
+
   @Column('text')
   slug: string;
 
   @Column('text')
   name: string;
 
-  @Column('text')
+  @Column('text', { default: '' })
   description: string;
 
   @Column('text', { nullable: true })
@@ -26,25 +36,25 @@ export class Drop {
   @Column('text', { name: 'accent_color', nullable: true })
   accentColor: string | null;
 
-  @Column('boolean', { name: 'is_active' })
+  @Column('boolean', { name: 'is_active', default: true })
   isActive: boolean;
 
-  @Column('text', { name: 'allowed_kinds' })
+  @Column('text', { name: 'allowed_kinds', default: 'any' })
   allowedKinds: DropKind;
 
   @Column({ type: 'int', name: 'max_file_size_mb' })
   maxFileSizeMB: number;
 
-  @Column('boolean', { name: 'require_sender_email' })
+  @Column('boolean', { name: 'require_sender_email', default: false })
   requireSenderEmail: boolean;
 
-  @Column('boolean', { name: 'require_message' })
+  @Column('boolean', { name: 'require_message', default: false })
   requireMessage: boolean;
 
   @Column('text', { name: 'auto_convert_to', nullable: true })
   autoConvertTo: string | null;
 
-  @Column('boolean', { name: 'auto_compress' })
+  @Column('boolean', { name: 'auto_compress', default: false })
   autoCompress: boolean;
 
   @Column('text', { name: 'webhook_url', nullable: true })
@@ -53,10 +63,10 @@ export class Drop {
   @Column({ type: 'timestamptz', name: 'expires_at', precision: 3, nullable: true })
   expiresAt: Date | null;
 
-  @Column({ type: 'int', name: 'submission_count' })
+  @Column({ type: 'int', name: 'submission_count', default: 0 })
   submissionCount: number;
 
-  @Column('bigint', { name: 'total_bytes', transformer: bigintToNumber })
+  @Column('bigint', { name: 'total_bytes', default: 0, transformer: bigintToNumber })
   totalBytes: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })

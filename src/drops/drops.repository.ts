@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { QueryFailedError, type Repository } from 'typeorm';
+import { type DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { CursorPosition } from '../common/cursor';
 import { type Db, firstRow, rows } from '../database/sql';
-import { Drop } from './drop.entity';
+import type { Drop } from './drop.entity';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -15,16 +15,39 @@ const COLUMNS = `id, account_id AS "accountId", slug, name, description, emoji, 
   auto_compress AS "autoCompress", webhook_url AS "webhookUrl", expires_at AS "expiresAt",
   submission_count AS "submissionCount", total_bytes::float8 AS "totalBytes", created_at AS "createdAt"`;
 
+/** The columns an owner may change, by property. */
+const EDITABLE = {
+  name: 'name',
+  description: 'description',
+  emoji: 'emoji',
+  accentColor: 'accent_color',
+  isActive: 'is_active',
+  allowedKinds: 'allowed_kinds',
+  maxFileSizeMB: 'max_file_size_mb',
+  requireSenderEmail: 'require_sender_email',
+  requireMessage: 'require_message',
+  autoConvertTo: 'auto_convert_to',
+  autoCompress: 'auto_compress',
+  webhookUrl: 'webhook_url',
+  expiresAt: 'expires_at',
+} as const satisfies Partial<Record<keyof Drop, string>>;
+
+const FIXED = { id: 'id', accountId: 'account_id', slug: 'slug', submissionCount: 'submission_count', totalBytes: 'total_bytes' } as const;
+
+function columnOf(property: string): string {
+  return (EDITABLE as Record<string, string>)[property] ?? (FIXED as Record<string, string>)[property];
+}
+
 /**
  * The drops table, counters included. The reads by slug are the hot ones: plain SQL straight on
  * TypeORM's pg pool (the same connections), without its query runner in between (bench/RESULTS.md).
  */
 @Injectable()
 export class DropsRepository {
-  constructor(@InjectRepository(Drop) private readonly drops: Repository<Drop>) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   private get pool(): Pool {
-    return (this.drops.manager.connection.driver as PostgresDriver).master as Pool;
+    return (this.db.driver as PostgresDriver).master as Pool;
   }
 
   private async readOne(text: string, values: unknown[]): Promise<Drop | undefined> {
@@ -34,7 +57,11 @@ export class DropsRepository {
   /** False when the slug is taken (unique violation); other errors are thrown. */
   async insert(drop: Omit<Drop, 'createdAt'>): Promise<boolean> {
     try {
-      await this.drops.insert(this.drops.create(drop));
+      const columns = Object.keys(EDITABLE).concat('id', 'accountId', 'slug', 'submissionCount', 'totalBytes') as (keyof typeof drop)[];
+      await this.db.query(
+        `INSERT INTO drops (${columns.map(columnOf).join(', ')}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(', ')})`,
+        columns.map((c) => drop[c]),
+      );
       return true;
     } catch (err) {
       if (err instanceof QueryFailedError && (err as any).driverError?.code === UNIQUE_VIOLATION) return false;
@@ -58,15 +85,18 @@ export class DropsRepository {
 
   listForAccount(accountId: string, take: number, after?: CursorPosition): Promise<Drop[]> {
     return rows<Drop>(
-      this.drops.manager,
+      this.db,
       `SELECT ${COLUMNS} FROM drops WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
        ORDER BY created_at DESC, id DESC LIMIT $4`,
       [accountId, after?.createdAt ?? null, after?.id ?? null, take],
     );
   }
 
-  async update(id: string, changes: Partial<Omit<Drop, 'id' | 'accountId' | 'slug' | 'submissionCount' | 'totalBytes' | 'createdAt'>>): Promise<Drop> {
-    if (Object.keys(changes).length > 0) await this.drops.update({ id }, changes);
+  async update(id: string, changes: Partial<Pick<Drop, keyof typeof EDITABLE>>): Promise<Drop> {
+    const set = (Object.keys(changes) as (keyof typeof EDITABLE)[]).filter((c) => changes[c] !== undefined);
+    if (set.length > 0) {
+      await this.db.query(`UPDATE drops SET ${set.map((c, i) => `${EDITABLE[c]} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...set.map((c) => changes[c])]);
+    }
     return (await this.findById(id))!;
   }
 
@@ -84,7 +114,18 @@ export class DropsRepository {
     await tx.query('SELECT id FROM drops WHERE id = $1 FOR UPDATE', [id]);
   }
 
-  async delete(tx: Db, id: string): Promise<void> {
+  /**
+   * Deletes the drop and its submissions, returning the submissions' stored files. The drop owns
+   * its submissions' rows here (not SubmissionsRepository) so that drops need not know the
+   * submissions module, which builds on drops.
+   */
+  async deleteWithSubmissions(tx: Db, id: string): Promise<{ storageKey: string; processedKey: string | null }[]> {
+    const files = await rows<{ storageKey: string; processedKey: string | null }>(
+      tx,
+      'DELETE FROM submissions WHERE drop_id = $1 RETURNING storage_key AS "storageKey", processed_key AS "processedKey"',
+      [id],
+    );
     await tx.query('DELETE FROM drops WHERE id = $1', [id]);
+    return files;
   }
 }

@@ -9,7 +9,6 @@ import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf } from '../config/plans';
 import { Transactions } from '../database/transactions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
-import { SubmissionsRepository } from '../submissions/submissions.repository';
 import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules } from './drop-rules';
 import type { Drop } from './drop.entity';
@@ -23,7 +22,6 @@ export class DropsService {
   constructor(
     private readonly drops: DropsRepository,
     private readonly cache: DropCache,
-    private readonly submissions: SubmissionsRepository,
     private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly clock: Clock,
@@ -119,9 +117,7 @@ export class DropsService {
     // finds no drop (404) and removes its own file; everything committed before is returned here.
     const files = await this.transactions.run(async (tx) => {
       await this.drops.lock(tx, drop.id);
-      const deleted = await this.submissions.deleteAllInDrop(tx, drop.id);
-      await this.drops.delete(tx, drop.id);
-      return deleted;
+      return this.drops.deleteWithSubmissions(tx, drop.id);
     });
     const keys = files.flatMap((f) => [f.storageKey, f.processedKey]).filter((k): k is string => Boolean(k));
     if (keys.length > 0) {

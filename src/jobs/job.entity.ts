@@ -1,4 +1,6 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Account } from '../accounts/account.entity';
+import { ApiKey } from '../auth/api-key.entity';
 import type { ToolSlug } from '../tools/tool-registry';
 
 /**
@@ -28,6 +30,14 @@ export interface StoredJobResult {
 }
 
 @Entity('jobs')
+@Check('jobs_state_check', `state IN ('queued', 'running', 'completed', 'failed', 'canceled')`)
+// Partial and descending indexes, made by the migrations: named here so the schema check knows them.
+@Index('jobs_key_created_idx', { synchronize: false })
+@Index('jobs_in_flight_idx', { synchronize: false })
+@Index('jobs_unenqueued_idx', { synchronize: false })
+@Index('jobs_sweep_idx', { synchronize: false })
+@Index('jobs_waiting_idx', { synchronize: false })
+@Index('jobs_consequences_pending_idx', { synchronize: false })
 export class Job {
   @PrimaryColumn('text')
   id: string;
@@ -35,9 +45,19 @@ export class Job {
   @Column('text', { name: 'account_id' })
   accountId: string;
 
+  /** Schema only (the migrations' foreign key): repositories never load it. */
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'jobs_account_id_fkey' })
+  account?: Account;
+
   /** The key that submitted the job; null for a drop's auto-conversion (charged to the owner). */
   @Column({ type: 'text', name: 'api_key_id', nullable: true })
   apiKeyId: string | null;
+
+  /** Schema only (the migrations' foreign key): repositories never load it. */
+  @ManyToOne(() => ApiKey, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'api_key_id', foreignKeyConstraintName: 'jobs_api_key_id_fkey' })
+  apiKey?: ApiKey | null;
 
   @Column('text')
   tool: ToolSlug;
@@ -52,13 +72,13 @@ export class Job {
   @Column('text')
   state: JobState;
 
-  @Column('int')
+  @Column('int', { default: 0 })
   progress: number;
 
   @Column('jsonb')
   input: JobInput;
 
-  @Column('jsonb')
+  @Column('jsonb', { default: () => "'{}'" })
   options: Record<string, unknown>;
 
   @Column({ type: 'text', name: 'webhook_url', nullable: true })
@@ -79,7 +99,7 @@ export class Job {
   @Column({ type: 'text', name: 'error_message', nullable: true })
   errorMessage: string | null;
 
-  @Column('boolean')
+  @Column('boolean', { default: false })
   refunded: boolean;
 
   /** Null until the queue has the job; the sweeper enqueues rows left null by a crash. */
@@ -102,4 +122,16 @@ export class Job {
 
   @Column({ type: 'timestamptz', name: 'finished_at', precision: 3, nullable: true })
   finishedAt: Date | null;
+
+  /** The worker run that holds the job (its lease); a run whose id no longer matches stops writing. */
+  @Column({ type: 'text', name: 'run_id', nullable: true })
+  runId?: string | null;
+
+  /** The holding run's last heartbeat; past the lease the sweeper may hand the job to another run. */
+  @Column({ type: 'timestamptz', name: 'run_heartbeat_at', precision: 3, nullable: true })
+  runHeartbeatAt?: Date | null;
+
+  /** A finished job whose consequences (refund, webhook, submission update) are not all applied yet. */
+  @Column({ type: 'boolean', name: 'consequences_pending', default: false })
+  consequencesPending?: boolean;
 }

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AccountsModule } from '../accounts/accounts.module';
 import { CreditsModule } from '../credits/credits.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { JobAdmission } from './job-admission';
 import { JobDispatch } from './job-dispatch';
@@ -10,6 +12,7 @@ import { JobInputs } from './job-inputs';
 import { JobQueue } from './job-queue';
 import { JobRefunds } from './job-refunds';
 import { JobsController } from './jobs.controller';
+import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 import { CancelJob } from './use-cases/cancel-job';
 import { SettleJob } from './use-cases/settle-job';
@@ -21,9 +24,9 @@ import { SubmitJob } from './use-cases/submit-job';
  * A job's end is published as a JobFinished event (EventEmitterModule, global).
  */
 @Module({
-  imports: [CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
+  imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
-  providers: [JobsService, IdempotencyService, JobAdmission, JobDispatch, JobInputs, JobQueue, JobRefunds, SubmitJob, CancelJob, SettleJob],
-  exports: [JobAdmission, JobDispatch, JobQueue, SettleJob],
+  providers: [JobsRepository, IdempotencyRepository, JobsService, IdempotencyService, JobAdmission, JobDispatch, JobInputs, JobQueue, JobRefunds, SubmitJob, CancelJob, SettleJob],
+  exports: [JobsRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
 })
 export class JobsModule {}

@@ -1,7 +1,8 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { JobCreate, Job as JobView } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
-import { assertScope } from '../auth/scope.guard';
+import type { Account } from '../accounts/account.entity';
+import { assertScope } from '../auth/scopes';
 import { ApiError } from '../common/api-error';
 import { decodeCursor, paginate } from '../common/cursor';
 import { limitsOf } from '../config/plans';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type AppConfig, loadConfig } from '../config/config';
-import { migrate } from '../database/data-source';
+import { migrate } from '../database/migrations/migrate';
 import { logFatalErrors } from '../logging/fatal-errors';
 import { logProcessWarnings } from '../logging/process-warnings';
 import { createRootLogger, nestLoggerOver } from '../logging/root-logger';

@@ -4,6 +4,7 @@ import { DownloadUrlSigner } from './download-url-signer';
 import { FilesController } from './files.controller';
 import { LocalStorageDriver } from './local-storage.driver';
 import { S3StorageDriver } from './s3-storage.driver';
+import { ServiceSecretsRepository } from './service-secrets.repository';
 import { STORAGE, type StorageDriver } from './storage.driver';
 
 /** STORAGE: the driver named by STORAGE_DRIVER (local disk by default, or S3), for every module. */
@@ -11,6 +12,7 @@ import { STORAGE, type StorageDriver } from './storage.driver';
 @Module({
   controllers: [FilesController],
   providers: [
+    ServiceSecretsRepository,
     DownloadUrlSigner,
     {
       provide: STORAGE,

@@ -1,16 +1,24 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Drop } from '../drops/drop.entity';
 import type { FileKind } from '../common/file-sniffer';
 import { bigintToNumber } from '../database/transformers';
 
 export type SubmissionStatus = 'ready' | 'processing' | 'failed';
 
 @Entity('submissions')
+@Check('submissions_status_check', `status IN ('ready', 'processing', 'failed')`)
+@Index('submissions_drop_created_idx', { synchronize: false })
 export class Submission {
   @PrimaryColumn('text')
   id: string;
 
   @Column('text', { name: 'drop_id' })
   dropId: string;
+
+  /** Schema only (the migrations' foreign key): repositories never load it. */
+  @ManyToOne(() => Drop, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'drop_id', foreignKeyConstraintName: 'submissions_drop_id_fkey' })
+  drop?: Drop;
 
   @Column({ type: 'text', name: 'sender_name', nullable: true })
   senderName: string | null;
@@ -37,7 +45,7 @@ export class Submission {
   @Column('text', { name: 'storage_key' })
   storageKey: string;
 
-  @Column('text')
+  @Column('text', { default: 'ready' })
   status: SubmissionStatus;
 
   @Column({ type: 'text', name: 'processed_key', nullable: true })
@@ -53,13 +61,13 @@ export class Submission {
   @Column({ type: 'jsonb', name: 'processing_error', nullable: true })
   processingError: ProcessingError | null;
 
-  @Column('boolean', { name: 'is_read' })
+  @Column('boolean', { name: 'is_read', default: false })
   isRead: boolean;
 
-  @Column('boolean', { name: 'is_starred' })
+  @Column('boolean', { name: 'is_starred', default: false })
   isStarred: boolean;
 
-  @Column('boolean', { name: 'is_archived' })
+  @Column('boolean', { name: 'is_archived', default: false })
   isArchived: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })

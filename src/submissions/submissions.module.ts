@@ -7,6 +7,7 @@ import { IntakeService } from './intake.service';
 import { PublicDropsController } from './public-drops.controller';
 import { SubmissionEvents } from './submission-events';
 import { SubmissionsController } from './submissions.controller';
+import { SubmissionsRepository } from './submissions.repository';
 import { SubmissionsService } from './submissions.service';
 import { SubmissionsArchiveController } from './submissions-archive.controller';
 import { SubmissionsArchiveService } from './submissions-archive.service';
@@ -15,7 +16,7 @@ import { UploadSlots } from './upload-slots';
 @Module({
   imports: [DropsModule, WebhooksModule, JobsModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
-  providers: [SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots],
-  exports: [SubmissionsService, SubmissionEvents, IntakeService],
+  providers: [SubmissionsRepository, SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots],
+  exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService],
 })
 export class SubmissionsModule {}

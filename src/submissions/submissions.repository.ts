@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { CursorPosition } from '../common/cursor';
 import { type Db, firstRow, rows } from '../database/sql';
-import { type ProcessingError, Submission } from './submission.entity';
+import type { ProcessingError, Submission } from './submission.entity';
 
 const COLUMNS = `id, drop_id AS "dropId", sender_name AS "senderName", sender_email AS "senderEmail", message,
   file_name AS "fileName", file_size::float8 AS "fileSize", file_mime AS "fileMime", file_kind AS "fileKind",
@@ -17,6 +17,8 @@ export interface SubmissionFlags {
   isArchived?: boolean;
 }
 
+const FLAG_COLUMNS: Record<keyof SubmissionFlags, string> = { isRead: 'is_read', isStarred: 'is_starred', isArchived: 'is_archived' };
+
 export type NewSubmission = Omit<Submission, 'createdAt' | 'processedKey' | 'processedFileName' | 'processedMime' | 'isRead' | 'isStarred' | 'isArchived' | 'processingError'> & {
   processingError?: ProcessingError | null;
 };
@@ -24,7 +26,7 @@ export type NewSubmission = Omit<Submission, 'createdAt' | 'processedKey' | 'pro
 /** The submissions table. The owner's list is the hot read: plain SQL on (drop_id, created_at, id). */
 @Injectable()
 export class SubmissionsRepository {
-  constructor(@InjectRepository(Submission) private readonly submissions: Repository<Submission>) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(tx: Db, s: NewSubmission): Promise<Submission> {
     return (await firstRow<Submission>(
@@ -50,16 +52,16 @@ export class SubmissionsRepository {
   }
 
   findById(id: string): Promise<Submission | undefined> {
-    return firstRow<Submission>(this.submissions.manager, `SELECT ${COLUMNS} FROM submissions WHERE id = $1`, [id]);
+    return firstRow<Submission>(this.db, `SELECT ${COLUMNS} FROM submissions WHERE id = $1`, [id]);
   }
 
   findInDrop(dropId: string, id: string): Promise<Submission | undefined> {
-    return firstRow<Submission>(this.submissions.manager, `SELECT ${COLUMNS} FROM submissions WHERE id = $1 AND drop_id = $2`, [id, dropId]);
+    return firstRow<Submission>(this.db, `SELECT ${COLUMNS} FROM submissions WHERE id = $1 AND drop_id = $2`, [id, dropId]);
   }
 
   listInDrop(dropId: string, take: number, after: CursorPosition | undefined, flags: SubmissionFlags): Promise<Submission[]> {
     return rows<Submission>(
-      this.submissions.manager,
+      this.db,
       `SELECT ${COLUMNS} FROM submissions
        WHERE drop_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
          AND ($4::boolean IS NULL OR is_read = $4) AND ($5::boolean IS NULL OR is_starred = $5) AND ($6::boolean IS NULL OR is_archived = $6)
@@ -71,7 +73,7 @@ export class SubmissionsRepository {
   /** Oldest first after `after`, with the list's flag filters: the archive's pages. */
   listInDropOldestFirst(dropId: string, take: number, after: CursorPosition | undefined, flags: SubmissionFlags): Promise<Submission[]> {
     return rows<Submission>(
-      this.submissions.manager,
+      this.db,
       `SELECT ${COLUMNS} FROM submissions
        WHERE drop_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::text))
          AND ($4::boolean IS NULL OR is_read = $4) AND ($5::boolean IS NULL OR is_starred = $5) AND ($6::boolean IS NULL OR is_archived = $6)
@@ -81,23 +83,22 @@ export class SubmissionsRepository {
   }
 
   async setFlags(id: string, flags: SubmissionFlags): Promise<void> {
-    if (Object.keys(flags).length > 0) await this.submissions.update({ id }, flags);
+    const set = (Object.keys(FLAG_COLUMNS) as (keyof SubmissionFlags)[]).filter((f) => flags[f] !== undefined);
+    if (set.length === 0) return;
+    await this.db.query(`UPDATE submissions SET ${set.map((f, i) => `${FLAG_COLUMNS[f]} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...set.map((f) => flags[f])]);
   }
 
   /** The converted file of a finished auto-conversion; undefined when the submission is gone. */
   setProcessed(id: string, p: { processedKey: string; processedFileName: string; processedMime: string }): Promise<Submission | undefined> {
     return firstRow<Submission>(
-      this.submissions.manager,
+      this.db,
       `UPDATE submissions SET status = 'ready', processed_key = $2, processed_file_name = $3, processed_mime = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, p.processedKey, p.processedFileName, p.processedMime],
     );
   }
 
   setFailed(id: string, error: ProcessingError): Promise<Submission | undefined> {
-    return firstRow<Submission>(this.submissions.manager, `UPDATE submissions SET status = 'failed', processing_error = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
-      id,
-      JSON.stringify(error),
-    ]);
+    return firstRow<Submission>(this.db, `UPDATE submissions SET status = 'failed', processing_error = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, JSON.stringify(error)]);
   }
 
   /** Deletes one submission of a drop and returns what its files and the counters need. */
@@ -107,10 +108,5 @@ export class SubmissionsRepository {
       'DELETE FROM submissions WHERE id = $1 AND drop_id = $2 RETURNING storage_key AS "storageKey", processed_key AS "processedKey", file_size::float8 AS "fileSize"',
       [id, dropId],
     );
-  }
-
-  /** Every submission of a drop, returning their stored files. */
-  deleteAllInDrop(tx: Db, dropId: string): Promise<Pick<Submission, 'storageKey' | 'processedKey'>[]> {
-    return rows(tx, 'DELETE FROM submissions WHERE drop_id = $1 RETURNING storage_key AS "storageKey", processed_key AS "processedKey"', [dropId]);
   }
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { UploadsController } from './uploads.controller';
+import { UploadsRepository } from './uploads.repository';
 import { UploadsService } from './uploads.service';
 
 @Module({
   controllers: [UploadsController],
-  providers: [UploadsService],
+  providers: [UploadsRepository, UploadsService],
   exports: [UploadsService],
 })
 export class UploadsModule {}

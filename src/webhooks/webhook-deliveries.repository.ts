@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { CursorPosition } from '../common/cursor';
 import { firstRow, rows } from '../database/sql';
-import { type WebhookAttemptRecord, WebhookDelivery } from './webhook-delivery.entity';
+import type { WebhookAttemptRecord, WebhookDelivery } from './webhook-delivery.entity';
 
 const COLUMNS = `id, account_id AS "accountId", event_type AS "eventType", url, message_id AS "messageId", body, status,
   attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`;
@@ -11,7 +11,7 @@ const COLUMNS = `id, account_id AS "accountId", event_type AS "eventType", url, 
 /** The webhook_deliveries table: every event, its attempts and its next planned attempt. */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(@InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
    * Records an event's delivery. With an `eventKey` (one event, however often its cause is redelivered)
@@ -19,7 +19,7 @@ export class WebhookDeliveriesRepository {
    */
   insert(d: Omit<WebhookDelivery, 'createdAt' | 'attempts' | 'status'>, eventKey: string | null = null): Promise<WebhookDelivery | undefined> {
     return firstRow<WebhookDelivery>(
-      this.deliveries.manager,
+      this.db,
       `INSERT INTO webhook_deliveries (id, account_id, event_type, url, message_id, body, status, attempts, next_attempt_at, event_key)
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', '[]', $7, $8) ON CONFLICT (event_key) DO NOTHING RETURNING ${COLUMNS}`,
       [d.id, d.accountId, d.eventType, d.url, d.messageId, d.body, d.nextAttemptAt, eventKey],
@@ -27,16 +27,16 @@ export class WebhookDeliveriesRepository {
   }
 
   findById(id: string): Promise<WebhookDelivery | undefined> {
-    return firstRow<WebhookDelivery>(this.deliveries.manager, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
+    return firstRow<WebhookDelivery>(this.db, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
   }
 
   findForAccount(id: string, accountId: string): Promise<WebhookDelivery | undefined> {
-    return firstRow<WebhookDelivery>(this.deliveries.manager, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return firstRow<WebhookDelivery>(this.db, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND account_id = $2`, [id, accountId]);
   }
 
   listForAccount(accountId: string, take: number, after: CursorPosition | undefined, status?: WebhookDelivery['status']): Promise<WebhookDelivery[]> {
     return rows<WebhookDelivery>(
-      this.deliveries.manager,
+      this.db,
       `SELECT ${COLUMNS} FROM webhook_deliveries
        WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text)) AND ($4::text IS NULL OR status = $4)
        ORDER BY created_at DESC, id DESC LIMIT $5`,
@@ -51,7 +51,7 @@ export class WebhookDeliveriesRepository {
    */
   async appendAttempt(id: string, attempt: WebhookAttemptRecord): Promise<number | undefined> {
     const row = await firstRow<{ count: number }>(
-      this.deliveries.manager,
+      this.db,
       'UPDATE webhook_deliveries SET attempts = attempts || $2::jsonb WHERE id = $1 RETURNING jsonb_array_length(attempts) AS count',
       [id, JSON.stringify([attempt])],
     );
@@ -59,27 +59,27 @@ export class WebhookDeliveriesRepository {
   }
 
   async succeed(id: string): Promise<void> {
-    await this.deliveries.update({ id }, { status: 'succeeded', nextAttemptAt: null });
+    await this.db.query("UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL WHERE id = $1", [id]);
   }
 
   /** Only a still-pending delivery fails: an overlapping send may have settled it. */
   async fail(id: string): Promise<void> {
-    await this.deliveries.update({ id, status: 'pending' }, { status: 'failed', nextAttemptAt: null });
+    await this.db.query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1 AND status = 'pending'", [id]);
   }
 
   /** Plans the next attempt of a still-pending delivery; false when it was settled meanwhile. */
   async planAttempt(id: string, at: Date): Promise<boolean> {
-    return Boolean((await this.deliveries.update({ id, status: 'pending' }, { nextAttemptAt: at })).affected);
+    return Boolean(await firstRow(this.db, "UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1 AND status = 'pending' RETURNING id", [id, at]));
   }
 
   /** Back to pending whatever its state (a replay). */
   async reopen(id: string, at: Date): Promise<WebhookDelivery | undefined> {
-    await this.deliveries.update({ id }, { status: 'pending', nextAttemptAt: at });
+    await this.db.query("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $2 WHERE id = $1", [id, at]);
     return this.findById(id);
   }
 
   /** Pending deliveries whose planned attempt is older than `before` (their queue entry was lost). */
   findOverdue(before: Date, limit: number): Promise<WebhookDelivery[]> {
-    return rows<WebhookDelivery>(this.deliveries.manager, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < $1 LIMIT $2`, [before, limit]);
+    return rows<WebhookDelivery>(this.db, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < $1 LIMIT $2`, [before, limit]);
   }
 }

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { DropsModule } from '../drops/drops.module';
+import { SubmissionsModule } from '../submissions/submissions.module';
 import { HttpFetchModule } from '../http-fetch/http-fetch.module';
 import { JobsWorkerModule } from '../jobs/jobs-worker.module';
 import { ProcessedListener } from '../submissions/processed-listener';
@@ -14,7 +17,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
  * through the JobFinished event (ProcessedListener).
  */
 @Module({
-  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule],
+  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper],
 })
 export class WorkerModule {}

@@ -3,24 +3,20 @@
 // runs) and printed as one JSON object on stdout. Run by run-dredd.js.
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { Account } from '../../src/accounts/account.entity';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { ApiKey } from '../../src/auth/api-key.entity';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/common/clock';
 import { SCOPES } from '../../src/auth/scopes';
-import { CreditLedgerRepository } from '../../src/credits/credit-ledger.repository';
-import { Transactions } from '../../src/database/transactions';
 import { dataSourceOptions } from '../../src/database/data-source';
 
 async function main(): Promise<void> {
   const ds = new DataSource(dataSourceOptions(process.env.DATABASE_URL!));
   await ds.initialize();
   try {
-    const accounts = new AccountsService(new AccountsRepository(ds.getRepository(Account)), new CreditLedgerRepository(ds), new Transactions(ds), new Clock());
-    const keys = new ApiKeysService(new ApiKeysRepository(ds.getRepository(ApiKey)), new Clock());
+    const accounts = new AccountsService(new AccountsRepository(ds), new Clock());
+    const keys = new ApiKeysService(new ApiKeysRepository(ds), new Clock());
     const all = [...SCOPES];
     const bench = await accounts.create('bench', 100_000);
     const free = await accounts.create('free', 100_000);
@@ -29,7 +25,7 @@ async function main(): Promise<void> {
     const revoked = await keys.create({ accountId: bench.id, scopes: all });
     await keys.revoke(revoked.key.id);
     const expired = await keys.create({ accountId: bench.id, scopes: all });
-    await ds.getRepository(ApiKey).update({ id: expired.key.id }, { expiresAt: new Date(Date.now() - 86_400_000) });
+    await ds.query('UPDATE api_keys SET expires_at = $2 WHERE id = $1', [expired.key.id, new Date(Date.now() - 86_400_000)]);
     const out = {
       main: main.token,
       revoked: revoked.token,

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { AccountsService } from '../../src/accounts/accounts.service';
+import { AccountCredits } from '../../src/account-api/account-credits.service';
 import { TEST_DATABASE_URL } from '../support/env';
 import { expectError } from '../support/expect-error';
 import { eventually, form, png, removeDir, submit, tempStorageDir } from '../support/intake';
@@ -88,7 +88,7 @@ describe('account API', () => {
   it('the ledger: debits negative, refunds and grants positive, newest first, paged, per account', async () => {
     const tenant = await t.newTenant({ credits: 10, key: { scopes: ['audio:write'] } });
     const other = await t.newTenant({ credits: 10 });
-    await t.app.get(AccountsService).grant(tenant.account.id, 5);
+    await t.app.get(AccountCredits).grant(tenant.account.id, 5);
     // Its input cannot be fetched: canceled while queued or failed by the worker, it is refunded either way.
     const { data: job } = await tenant.client.POST('/v1/jobs', { body: { tool: 'audio-compress', input } });
     await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: job!.id } } });

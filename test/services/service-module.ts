@@ -3,7 +3,16 @@ import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import type { Account } from '../../src/accounts/account.entity';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { ApiKeysService, type NewKeyInput } from '../../src/auth/api-keys.service';
+import { CreditLedgerRepository } from '../../src/credits/credit-ledger.repository';
+import { DropsRepository } from '../../src/drops/drops.repository';
+import { IdempotencyRepository } from '../../src/jobs/idempotency.repository';
+import { JobsRepository } from '../../src/jobs/jobs.repository';
+import { ServiceSecretsRepository } from '../../src/storage/service-secrets.repository';
+import { SubmissionsRepository } from '../../src/submissions/submissions.repository';
+import { UploadsRepository } from '../../src/uploads/uploads.repository';
+import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { SCOPES } from '../../src/auth/scopes';
 import { Clock } from '../../src/common/clock';
 import { newId } from '../../src/common/ids';
@@ -13,6 +22,20 @@ import { DatabaseModule } from '../../src/database/database.module';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
 
 type ModuleImport = Type<unknown> | DynamicModule;
+
+/** Each domain module provides its own repositories; a service test gets them all, over the test database. */
+const REPOSITORIES = [
+  AccountsRepository,
+  ApiKeysRepository,
+  CreditLedgerRepository,
+  DropsRepository,
+  IdempotencyRepository,
+  JobsRepository,
+  ServiceSecretsRepository,
+  SubmissionsRepository,
+  UploadsRepository,
+  WebhookDeliveriesRepository,
+];
 
 /** A Clock tests set; unset, it is the real time. */
 export class TestClock extends Clock {
@@ -29,7 +52,7 @@ export class TestClock extends Clock {
 export async function serviceModule(providers: Provider[], env: Record<string, string> = {}, imports: ModuleImport[] = []): Promise<{ module: TestingModule; clock: TestClock }> {
   const config = loadConfig({ ...process.env, DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent', ...env });
   const clock = new TestClock();
-  const module = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), DatabaseModule, ...imports], providers: [ApiKeysService, ...providers] })
+  const module = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), DatabaseModule, ...imports], providers: [...REPOSITORIES, ApiKeysService, ...providers] })
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();

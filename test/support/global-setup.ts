@@ -1,4 +1,4 @@
-import { migrate } from '../../src/database/data-source';
+import { migrate } from '../../src/database/migrations/migrate';
 import { TEST_DATABASE_URL } from './env';
 
 export default async function globalSetup(): Promise<void> {

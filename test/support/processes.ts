@@ -6,17 +6,15 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { fetch, WebSocket } from 'undici';
-import { Account } from '../../src/accounts/account.entity';
+import type { Account } from '../../src/accounts/account.entity';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { CreditLedgerRepository } from '../../src/credits/credit-ledger.repository';
-import { Transactions } from '../../src/database/transactions';
-import { ApiKey } from '../../src/auth/api-key.entity';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/common/clock';
 import { SCOPES } from '../../src/auth/scopes';
-import { dataSourceOptions, migrate } from '../../src/database/data-source';
+import { dataSourceOptions } from '../../src/database/data-source';
+import { migrate } from '../../src/database/migrations/migrate';
 import { dropDatabase as dropAnyDatabase } from './databases';
 import { TEST_DATABASE_URL, TEST_RUN_ID } from './env';
 import { testLogDir } from './log-lines';
@@ -310,11 +308,8 @@ export async function createTenant(databaseUrl: string, options: { plan?: Accoun
   const ds = new DataSource(dataSourceOptions(databaseUrl));
   await ds.initialize();
   try {
-    const account = await new AccountsService(new AccountsRepository(ds.getRepository(Account)), new CreditLedgerRepository(ds), new Transactions(ds), new Clock()).create(
-      options.plan ?? 'bench',
-      options.credits ?? 1000,
-    );
-    const { key, token } = await new ApiKeysService(new ApiKeysRepository(ds.getRepository(ApiKey)), new Clock()).create({ accountId: account.id, scopes: [...SCOPES] });
+    const account = await new AccountsService(new AccountsRepository(ds), new Clock()).create(options.plan ?? 'bench', options.credits ?? 1000);
+    const { key, token } = await new ApiKeysService(new ApiKeysRepository(ds), new Clock()).create({ accountId: account.id, scopes: [...SCOPES] });
     return { account, token, keyId: key.id };
   } finally {
     await ds.destroy();

@@ -69,7 +69,7 @@ export class SettleJob {
     try {
       // Straight from the final state write: a job without a webhook or submission whose account
       // has nobody waiting is followed by nothing, so it costs no further write (issue 9: two per job).
-      if ('consequencesPending' in job && !job.consequencesPending) {
+      if ('accountHasWaiting' in job && !job.consequencesPending) {
         if (job.accountHasWaiting) await this.promote(job);
         return true;
       }

@@ -3,11 +3,15 @@ import type { AuthContext } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
 import type { Ok, Query as QueryOf } from '../contract/operation-types';
-import { AccountsService, toAccountView } from './accounts.service';
+import { AccountsService, toAccountView } from '../accounts/accounts.service';
+import { AccountCredits } from './account-credits.service';
 
 @Controller('v1/account')
-export class AccountsController {
-  constructor(private readonly accounts: AccountsService) {}
+export class AccountController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly credits: AccountCredits,
+  ) {}
 
   /** The secret only for `webhooks:read`. */
   @Get()
@@ -30,7 +34,7 @@ export class AccountsController {
   @Get('ledger')
   @Operation('listLedgerEntries')
   ledger(@Auth() auth: AuthContext, @Query() q: QueryOf<'listLedgerEntries'>): Promise<Ok<'listLedgerEntries'>> {
-    return this.accounts.ledger(auth.account.id, q.limit ?? 100, q.cursor);
+    return this.credits.ledger(auth.account.id, q.limit ?? 100, q.cursor);
   }
 }
 

@@ -11,11 +11,13 @@ import { SubmissionsService } from './submissions.service';
 import { SubmissionsArchiveController } from './submissions-archive.controller';
 import { SubmissionsArchiveService } from './submissions-archive.service';
 import { UploadSlots } from './upload-slots';
+import { ScanRepository } from '../scanning/scan.repository';
+import { SubmissionScans } from '../scanning/submission-scans';
 
 @Module({
   imports: [DropsModule, WebhooksModule, JobsModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
-  providers: [SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots],
+  providers: [SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots, ScanRepository, SubmissionScans],
   exports: [SubmissionsService, SubmissionEvents, IntakeService],
 })
 export class SubmissionsModule {}

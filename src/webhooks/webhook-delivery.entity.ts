@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-export type WebhookEventType = 'submission.created' | 'submission.processed' | 'job.completed' | 'job.failed';
+export type WebhookEventType = 'submission.created' | 'submission.processed' | 'submission.scanned' | 'submission.quarantined' | 'job.completed' | 'job.failed';
 
 export interface WebhookAttemptRecord {
   attemptedAt: string;

@@ -39,6 +39,7 @@ export async function startClamd(): Promise<TestClamd> {
   let child: ChildProcess | undefined;
 
   const start = async () => {
+    if (child && child.exitCode === null) return; // running already
     child = spawn(CLAMD, ['-c', config], { stdio: 'ignore' });
     const started = child;
     const exited = new Promise<never>((_, reject) => started.once('exit', (code) => reject(new Error(`clamd exited (${code}); see ${dir}/clamd.log`))));

@@ -42,7 +42,7 @@ export class ClamdScanner {
         // clamd may be down at boot: files then wait, so the client must not refuse to exist.
         bypassTest: true,
       },
-    } as never);
+    });
     return this.client;
   }
 

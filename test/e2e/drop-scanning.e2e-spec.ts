@@ -77,11 +77,14 @@ describe('malware scanning (clamd)', () => {
   async function submission(slug: string, id: string): Promise<Submission> {
     return (await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } })).data!.submission;
   }
-  const scanned = (slug: string, id: string, status: string, timeoutMs = 15_000) =>
-    eventually(async () => {
-      const s = await submission(slug, id);
-      return s.scan.status === status ? s : undefined;
+  async function scanned(slug: string, id: string, status: string, timeoutMs = 15_000): Promise<Submission> {
+    const s = await eventually(async () => {
+      const current = await submission(slug, id);
+      return current.scan.status === status ? current : undefined;
     }, timeoutMs);
+    if (!s) throw new Error(`submission ${id} never became ${status}`);
+    return s;
+  }
   const download = (slug: string, id: string) => owner.client.GET('/v1/drops/{slug}/submissions/{id}/download', { params: { path: { slug, id } } });
 
   it('quarantines the EICAR file (download 403, not in the zip, webhook sent) while a clean file downloads', async () => {
@@ -111,8 +114,16 @@ describe('malware scanning (clamd)', () => {
     const events = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { submission: Submission } });
     await eventually(async () => events().length >= 5, 20_000);
     const of = (id: string) => events().filter((e) => e.data.submission.id === id);
-    expect(of(infected.id).map((e) => e.type).sort()).toEqual(['submission.created', 'submission.quarantined', 'submission.scanned']);
-    expect(of(clean.id).map((e) => e.type).sort()).toEqual(['submission.created', 'submission.scanned']);
+    expect(
+      of(infected.id)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['submission.created', 'submission.quarantined', 'submission.scanned']);
+    expect(
+      of(clean.id)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['submission.created', 'submission.scanned']);
     const created = of(infected.id).find((e) => e.type === 'submission.created')!;
     expect(created.data.submission).toMatchObject({ isLate: false, scan: { status: 'pending' } });
     expect(of(infected.id).find((e) => e.type === 'submission.quarantined')!.data.submission.scan).toMatchObject({ status: 'infected', signature: 'Eicar-Test-Signature' });

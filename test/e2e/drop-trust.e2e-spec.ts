@@ -3,7 +3,7 @@ import { expectError } from '../support/expect-error';
 import { TEST_DATABASE_URL } from '../support/env';
 import { form, MiB, png, removeDir, send, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
-import { tus, tusCreate, tusMetadata, tusPatch } from '../support/tus';
+import { tusCreate, tusPatch } from '../support/tus';
 
 /**
  * Drops people can trust (issue 22), through the API: a password on every public operation (401
@@ -72,7 +72,7 @@ describe('drop password, limits, extensions and grace', () => {
     expect((await tusCreate(collection, image.length, { filename: 'a.png' }, { 'drop-password': 'wrong one!' })).status).toBe(403);
     const created = await tusCreate(collection, image.length, { filename: 'a.png' }, { 'drop-password': 'open sesame 42' });
     expect(created.status).toBe(201);
-    const done = await tusPatch(created.location!, 0, image);
+    const done = await tusPatch(created.location, 0, image);
     expect(done.status).toBe(204);
 
     // null removes the password.
@@ -120,7 +120,7 @@ describe('drop password, limits, extensions and grace', () => {
     const viaTus = async (i: number) => {
       const created = await tusCreate(collection, big.length, { filename: `t${i}.png` });
       if (created.status !== 201) return created.status;
-      return (await tusPatch(created.location!, 0, big)).status;
+      return (await tusPatch(created.location, 0, big)).status;
     };
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? sendFile(slug, { data: big, name: `m${i}.png` }).then((a) => a.status) : viaTus(i))));
     expect(answers.filter((s) => s === 201 || s === 204)).toHaveLength(3);

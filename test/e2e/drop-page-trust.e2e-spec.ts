@@ -104,8 +104,8 @@ describe('drop page: password and rules (browser)', () => {
     const rules = await page.locator('#rules li').allInnerTexts();
     expect(rules.slice(0, 4)).toEqual(['Any type of file', 'Only .pdf, .docx files', 'Up to 10 MB', 'At most 1 file in all']);
     expect(rules[4]).toBe('Up to 50 MB in all');
-    expect(rules[5]).toMatch(/^Open until 15 Jan 2031/);
-    expect(rules[6]).toMatch(/^Late files accepted until 16 Jan 2031/);
+    expect(rules[5]).toMatch(/^Open until\s+15 Jan 2031/);
+    expect(rules[6]).toMatch(/^Late files accepted until\s+16 Jan 2031/);
     expect(await page.locator('#password-form').isHidden()).toBe(true);
 
     await page.setInputFiles('#file', {

@@ -44,14 +44,9 @@ export class DropGate {
   async admit(drop: Pick<Drop, 'id' | 'name' | 'passwordHash'>, access: SenderAccess): Promise<void> {
     if (!drop.passwordHash) return;
     if (!access.password) {
-      throw new ApiError(
-        HttpStatus.UNAUTHORIZED,
-        'password_required',
-        'This drop is protected by a password; send it in the Drop-Password header.',
-        undefined,
-        undefined,
-        { drop: { name: drop.name, requiresPassword: true } },
-      );
+      throw new ApiError(HttpStatus.UNAUTHORIZED, 'password_required', 'This drop is protected by a password; send it in the Drop-Password header.', undefined, undefined, {
+        drop: { name: drop.name, requiresPassword: true },
+      });
     }
     const key = `${drop.id}:${access.ip}`;
     const spent = await this.wrongTries.get(key).catch(() => null);
@@ -69,13 +64,12 @@ export class DropGate {
 
 function tooManyTries(ms: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil(ms / 1000));
-  return new ApiError(
-    HttpStatus.TOO_MANY_REQUESTS,
-    'rate_limited',
-    `Too many wrong passwords for this drop from your address; retry in ${retryAfter} s.`,
-    undefined,
-    { 'Retry-After': retryAfter, 'RateLimit-Limit': WRONG_PASSWORDS_ALLOWED, 'RateLimit-Remaining': 0, 'RateLimit-Reset': retryAfter },
-  );
+  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited', `Too many wrong passwords for this drop from your address; retry in ${retryAfter} s.`, undefined, {
+    'Retry-After': retryAfter,
+    'RateLimit-Limit': WRONG_PASSWORDS_ALLOWED,
+    'RateLimit-Remaining': 0,
+    'RateLimit-Reset': retryAfter,
+  });
 }
 
 /** The `Drop-Password` header as sent; several values (an array) count as none. */

@@ -51,8 +51,7 @@ export class PublicDropsController {
 
 export function toPublicDropView(drop: Drop, now: Date): PublicDrop {
   const expired = isClosedAt(drop, now);
-  const full =
-    (drop.maxSubmissions !== null && drop.submissionCount >= drop.maxSubmissions) || (drop.maxTotalMB !== null && drop.totalBytes >= drop.maxTotalMB * 1024 * 1024);
+  const full = (drop.maxSubmissions !== null && drop.submissionCount >= drop.maxSubmissions) || (drop.maxTotalMB !== null && drop.totalBytes >= drop.maxTotalMB * 1024 * 1024);
   return {
     slug: drop.slug,
     name: drop.name,

@@ -28,6 +28,8 @@ export class DropTrust1764200000300 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query('DROP INDEX submissions_scan_pending');
     await q.query('ALTER TABLE submissions DROP COLUMN is_late, DROP COLUMN scan_status, DROP COLUMN scan_signature, DROP COLUMN scanned_at, DROP COLUMN scan_attempted_at');
-    await q.query('ALTER TABLE drops DROP COLUMN password_hash, DROP COLUMN max_submissions, DROP COLUMN max_total_mb, DROP COLUMN allowed_extensions, DROP COLUMN accept_late_until');
+    await q.query(
+      'ALTER TABLE drops DROP COLUMN password_hash, DROP COLUMN max_submissions, DROP COLUMN max_total_mb, DROP COLUMN allowed_extensions, DROP COLUMN accept_late_until',
+    );
   }
 }

@@ -1,6 +1,10 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 
-/** scrypt's cost (N = 2^15, r = 8, p = 1: OWASP's minimum, ~30 ms, 32 MiB), recorded in each hash so it can grow. */
+/**
+ * scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB per check; below OWASP's 2^17, chosen because every
+ * public request to a protected drop pays it on the API's thread pool). Recorded in each hash, so
+ * it can be raised without invalidating stored passwords.
+ */
 const COST = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 

@@ -1,5 +1,6 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../common/api-error';
 import { AppConfig } from '../config/config';
@@ -11,6 +12,9 @@ import { verifyPassword } from './drop-password';
 /** Wrong passwords one address may try on one drop in a window; the next try is a 429. */
 export const WRONG_PASSWORDS_ALLOWED = 10;
 const WINDOW_SECONDS = 60;
+/** Passwords this process has verified lately, so a sender's next requests skip scrypt. */
+const VERIFIED_MAX = 5_000;
+const VERIFIED_MS = 10 * 60_000;
 
 /** Who is knocking: the `Drop-Password` header (if any) and the client address. */
 export interface SenderAccess {
@@ -28,6 +32,8 @@ export interface SenderAccess {
 export class DropGate {
   private readonly logger = new Logger(DropGate.name);
   private readonly wrongTries: RateLimiterRedis;
+  /** sha256(stored hash, password) → when it was verified. A changed password has another stored hash. */
+  private readonly verified = new Map<string, number>();
 
   constructor(@Inject(REDIS) redis: Redis, config: AppConfig) {
     const keyPrefix = `${deploymentPrefix(config)}:rl:drop-password`;
@@ -51,7 +57,14 @@ export class DropGate {
     const key = `${drop.id}:${access.ip}`;
     const spent = await this.wrongTries.get(key).catch(() => null);
     if (spent && spent.consumedPoints >= WRONG_PASSWORDS_ALLOWED) throw tooManyTries(spent.msBeforeNext);
-    if (await verifyPassword(access.password, drop.passwordHash)) return;
+    const proof = createHash('sha256').update(drop.passwordHash).update('\0').update(access.password).digest('base64');
+    const seen = this.verified.get(proof);
+    if (seen !== undefined && Date.now() - seen < VERIFIED_MS) return;
+    if (await verifyPassword(access.password, drop.passwordHash)) {
+      if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(proof, Date.now());
+      return;
+    }
     try {
       await this.wrongTries.consume(key, 1);
     } catch (err) {

@@ -1,9 +1,9 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 
 /**
- * scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB per check; below OWASP's 2^17, chosen because every
- * public request to a protected drop pays it on the API's thread pool). Recorded in each hash, so
- * it can be raised without invalidating stored passwords.
+ * scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB per check; below OWASP's 2^17, chosen because a
+ * check runs on the API's thread pool for each new sender, DropGate remembering verified ones).
+ * Recorded in each hash, so it can be raised without invalidating stored passwords.
  */
 const COST = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;

@@ -284,6 +284,9 @@ export type paths = {
          * @description Scope `drops:read`. The URL is valid for one hour. With `processed=true` the converted
          *     file is returned; 409 `processed_unavailable` when there is none (no `autoConvertTo`,
          *     processing not finished, or failed).
+         *     With malware scanning on (`CLAMD_SOCKET`/`CLAMD_HOST`), a file the scan found infected
+         *     is 403 `quarantined`; one not scanned yet is 409 `scan_pending` with a `Retry-After`
+         *     header (unless the server runs with `SCAN_MODE=advisory`).
          */
         get: operations["getSubmissionDownload"];
         put?: never;
@@ -309,7 +312,7 @@ export type paths = {
         };
         /**
          * The public view of a drop
-         * @description No authentication. What a sender needs to know before sending a file.
+         * @description No authentication. What a sender needs to know before sending a file. A drop with a password needs it in `Drop-Password` (401 without it, showing only the drop's name).
          */
         get: operations["getPublicDrop"];
         put?: never;
@@ -342,7 +345,13 @@ export type paths = {
          *     `drop_paused`), is not expired (410 `drop_expired`), the required sender fields are
          *     present (400 `validation_failed`), the file fits `maxFileSizeMB` (413
          *     `file_too_large`, cut off while streaming, nothing kept), and its kind — sniffed from
-         *     the bytes, not the client's MIME type — is allowed (415 `kind_not_allowed`).
+         *     the bytes, not the client's MIME type — is allowed (415 `kind_not_allowed`), as is its
+         *     extension when the drop lists `allowedExtensions` (the sniffed content must agree).
+         *     A drop with a password needs it in `Drop-Password` (401 `password_required`, 403
+         *     `wrong_password`, 429 after 10 wrong tries a minute). A drop at its `maxSubmissions`, or
+         *     a file that would take it past `maxTotalMB`, is 409 `drop_full` (judged while streaming
+         *     and again, atomically, when the submission is recorded). Past `expiresAt` but before
+         *     `acceptLateUntil` the file is accepted and marked `isLate`.
          *     One client address may have at most `PUBLIC_UPLOADS_PER_IP` (default 4) uploads in
          *     progress at once: 429 `too_many_uploads` past that. An upload that sends no byte for
          *     `UPLOAD_IDLE_TIMEOUT_S` (default 30 s) is cut off; nothing of it is kept.
@@ -377,7 +386,10 @@ export type paths = {
          *     anything is stored: the drop exists (404), is active (403 `drop_paused`), is not expired
          *     (410 `drop_expired`), the sender fields are valid and present where the drop requires
          *     them (400 `validation_failed`), and `Upload-Length` fits `maxFileSizeMB` (413
-         *     `file_too_large`). A deferred length (`Upload-Defer-Length`) is refused (400). The
+         *     `file_too_large`), and — with `maxTotalMB` — the drop's room (409 `drop_full`, checked
+         *     again when the last byte is stored). A password-protected drop needs `Drop-Password`
+         *     (401/403/429 as for the single POST); the upload URL then carries on without it.
+         *     `allowedExtensions` is checked on the file name here and on the sniffed bytes later. A deferred length (`Upload-Defer-Length`) is refused (400). The
          *     kind is sniffed from the first bytes received (see the PATCH). The `Location` is
          *     `/v1/public/drops/{slug}/tus/{id}` (absolute). An upload left incomplete expires after
          *     `Upload-Expires` (24 h by default) and its bytes are removed.
@@ -848,6 +860,7 @@ export type components = {
          *     - `missing_input` — 400: neither `input.url` nor `input.fileId` is given
          *     - `unsupported_input` — 400: the uploaded `input.fileId` is of another kind than the tool takes
          *     - `unauthorized` — 401: no Authorization header, or not "Bearer <key>"
+         *     - `password_required` — 401: the drop has a password and the request has no `Drop-Password` header
          *     - `invalid_key` — 401: the API key is not recognized
          *     - `revoked` — 401: the API key was revoked
          *     - `expired` — 401: the API key has expired
@@ -858,6 +871,8 @@ export type components = {
          *     - `insufficient_scope` — 403: the key lacks the scope this operation needs
          *     - `plan_not_eligible` — 403: the account's plan does not include this feature
          *     - `drop_paused` — 403: the drop is paused
+         *     - `wrong_password` — 403: the `Drop-Password` header is not the drop's password
+         *     - `quarantined` — 403: the malware scan found this file infected; it can only be deleted
          *     - `invalid_signature` — 403: the download URL is invalid or was altered
          *     - `url_expired` — 403: the download URL has expired
          *     - `not_found` — 404: no such resource (or route), or not yours
@@ -865,6 +880,8 @@ export type components = {
          *     - `conflict` — 409: the request conflicts with the current state
          *     - `offset_mismatch` — 409: a tus PATCH's `Upload-Offset` is not the server's offset (ask with HEAD)
          *     - `slug_taken` — 409: another drop has this slug
+         *     - `drop_full` — 409: the drop has its `maxSubmissions`, or this file would take it past `maxTotalMB`
+         *     - `scan_pending` — 409: the file has not been scanned for malware yet; see Retry-After
          *     - `processed_unavailable` — 409: the submission has no processed file
          *     - `idempotency_conflict` — 409: the idempotency key was used with another body
          *     - `cannot_cancel` — 409: the job is no longer queued
@@ -887,7 +904,7 @@ export type components = {
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -900,6 +917,13 @@ export type components = {
                 postgres: "ok" | "down";
                 /** @enum {string} */
                 redis: "ok" | "down";
+                /**
+                 * @description The malware scanner (`clamd`): `off` when neither `CLAMD_SOCKET` nor `CLAMD_HOST` is
+                 *     set (files are not scanned), `down` when it does not answer (files wait, `pending`).
+                 *     Does not change `status`: the API serves without it.
+                 * @enum {string}
+                 */
+                scanning: "ok" | "down" | "off";
             };
         };
         /** @enum {string} */
@@ -972,6 +996,19 @@ export type components = {
             webhookUrl: string | null;
             /** Format: date-time */
             expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description After `expiresAt`, files are still accepted until this instant, flagged `isLate`.
+             */
+            acceptLateUntil: string | null;
+            /** @description Senders must send the drop's password (`Drop-Password` header). */
+            hasPassword: boolean;
+            /** @description The drop takes no more submissions than this (409 `drop_full`). */
+            maxSubmissions: number | null;
+            /** @description The drop's submissions together stay within this many MB (409 `drop_full`). */
+            maxTotalMB: number | null;
+            /** @description File name extensions accepted (lowercase, no dot), checked with the sniffed content (415 `kind_not_allowed`). */
+            allowedExtensions: string[] | null;
             submissionCount: number;
             totalBytes: number;
             /** @description The upload page senders open, `{PUBLIC_BASE_URL}/d/{slug}`. */
@@ -1001,6 +1038,17 @@ export type components = {
              * @description Must be in the future.
              */
             expiresAt?: string | null;
+            /** @description Senders must give it in the `Drop-Password` header. Stored as a salted scrypt hash, never shown; `null` removes it. */
+            password?: string | null;
+            maxSubmissions?: number | null;
+            maxTotalMB?: number | null;
+            /** @description Lowercase extensions without the dot, e.g. `["pdf", "docx"]`; null: any. */
+            allowedExtensions?: string[] | null;
+            /**
+             * Format: date-time
+             * @description A grace period after `expiresAt` (and only with one); must be after it.
+             */
+            acceptLateUntil?: string | null;
         };
         DropUpdate: {
             name?: string;
@@ -1019,6 +1067,17 @@ export type components = {
             webhookUrl?: string | null;
             /** Format: date-time */
             expiresAt?: string | null;
+            /** @description Senders must give it in the `Drop-Password` header. Stored as a salted scrypt hash, never shown; `null` removes it. */
+            password?: string | null;
+            maxSubmissions?: number | null;
+            maxTotalMB?: number | null;
+            /** @description Lowercase extensions without the dot, e.g. `["pdf", "docx"]`; null: any. */
+            allowedExtensions?: string[] | null;
+            /**
+             * Format: date-time
+             * @description A grace period after `expiresAt` (and only with one); must be after it.
+             */
+            acceptLateUntil?: string | null;
         };
         DropEnvelope: {
             drop: components["schemas"]["Drop"];
@@ -1037,8 +1096,29 @@ export type components = {
             maxFileSizeMB: number;
             requireSenderEmail: boolean;
             requireMessage: boolean;
-            /** @description False when the drop is paused or expired. */
+            /** @description False when the drop is paused, expired (past its grace) or full. */
             acceptingSubmissions: boolean;
+            requiresPassword: boolean;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description Files arriving after `expiresAt` and before this are accepted, marked late.
+             */
+            acceptLateUntil: string | null;
+            maxSubmissions: number | null;
+            maxTotalMB: number | null;
+            allowedExtensions: string[] | null;
+        };
+        /** @description All a sender sees of a drop with a password before giving it. */
+        LockedDrop: {
+            name: string;
+            /** @enum {boolean} */
+            requiresPassword: true;
+        };
+        /** @description The error envelope of 401 `password_required`, with the drop's name. */
+        PasswordRequiredError: components["schemas"]["Error"] & {
+            drop: components["schemas"]["LockedDrop"];
         };
         PublicDropEnvelope: {
             drop: components["schemas"]["PublicDrop"];
@@ -1046,6 +1126,9 @@ export type components = {
         /** @enum {string} */
         SubmissionStatus: "ready" | "processing" | "failed";
         Submission: {
+            /** @description Arrived after the drop's `expiresAt`, in its `acceptLateUntil` grace. */
+            isLate: boolean;
+            scan: components["schemas"]["SubmissionScan"];
             /**
              * @description Why the drop's automatic processing did not happen — `insufficient_credits` when the
              *     owner's credits are used up (the file is kept as sent, `status: ready`) — or, with
@@ -1073,6 +1156,20 @@ export type components = {
             isArchived: boolean;
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * @description `unscanned`: scanning is off (no `CLAMD_SOCKET`/`CLAMD_HOST`). `pending`: not scanned yet
+         *     (the scanner may be down: retried). `clean`, `infected` (quarantined: not downloadable,
+         *     not in the archive, not processed), `failed`: the scanner could not judge the file.
+         * @enum {string}
+         */
+        ScanStatus: "unscanned" | "pending" | "clean" | "infected" | "failed";
+        SubmissionScan: {
+            status: components["schemas"]["ScanStatus"];
+            /** @description The malware ClamAV found (`infected` only). */
+            signature?: string;
+            /** Format: date-time */
+            scannedAt?: string;
         };
         SubmissionEnvelope: {
             submission: components["schemas"]["Submission"];
@@ -1343,7 +1440,7 @@ export type components = {
         /** @description Present when the job failed, otherwise null. */
         JobError: {
             /** @enum {string} */
-            code: "input_fetch_failed" | "input_too_large" | "unsupported_input" | "processing_failed" | "timeout";
+            code: "input_fetch_failed" | "input_too_large" | "unsupported_input" | "input_infected" | "processing_failed" | "timeout";
             message: string;
         } | null;
         Job: {
@@ -1374,11 +1471,11 @@ export type components = {
             nextCursor: string | null;
         };
         /** @enum {string} */
-        WebhookEventType: "submission.created" | "submission.processed" | "job.completed" | "job.failed";
-        /** @description The body of `submission.created` and `submission.processed`. */
+        WebhookEventType: "submission.created" | "submission.processed" | "submission.scanned" | "submission.quarantined" | "job.completed" | "job.failed";
+        /** @description The body of `submission.created`, `submission.processed`, `submission.scanned` and `submission.quarantined`. */
         SubmissionWebhookEvent: {
             /** @enum {string} */
-            type: "submission.created" | "submission.processed";
+            type: "submission.created" | "submission.processed" | "submission.scanned" | "submission.quarantined";
             /**
              * Format: date-time
              * @description When the event happened (not when this attempt was sent).
@@ -1487,6 +1584,12 @@ export type components = {
         };
     };
     parameters: {
+        /**
+         * @description The drop's password, when it has one (`requiresPassword`): missing is 401
+         *     `password_required`, wrong is 403 `wrong_password`; more than 10 wrong tries in a minute
+         *     from one address on one drop is 429 `rate_limited` (with `Retry-After`).
+         */
+        DropPassword: string;
         /**
          * @description Required by the tus protocol (`1.0.0`); missing or another version is 412 `tus_version_unsupported`.
          * @example 1.0.0
@@ -1642,7 +1745,8 @@ export interface operations {
                      *       "status": "ok",
                      *       "checks": {
                      *         "postgres": "ok",
-                     *         "redis": "ok"
+                     *         "redis": "ok",
+                     *         "scanning": "ok"
                      *       }
                      *     }
                      */
@@ -1660,7 +1764,8 @@ export interface operations {
                      *       "status": "unavailable",
                      *       "checks": {
                      *         "postgres": "ok",
-                     *         "redis": "down"
+                     *         "redis": "down",
+                     *         "scanning": "off"
                      *       }
                      *     }
                      */
@@ -2816,7 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope; `quarantined`: the file carries malware. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2834,7 +2939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `processed_unavailable`: no processed file. */
+            /** @description `processed_unavailable`: no processed file; `scan_pending`: the malware scan has not finished (the answer carries `Retry-After`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2861,7 +2966,14 @@ export interface operations {
     getPublicDrop: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The drop's password, when it has one (`requiresPassword`): missing is 401
+                 *     `password_required`, wrong is 403 `wrong_password`; more than 10 wrong tries in a minute
+                 *     from one address on one drop is 429 `rate_limited` (with `Retry-After`).
+                 */
+                "Drop-Password"?: components["parameters"]["DropPassword"];
+            };
             path: {
                 /**
                  * @description The drop's slug.
@@ -2884,6 +2996,24 @@ export interface operations {
             };
             /** @description `bad_request`: the URL is malformed. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `password_required`: the drop has a password and none was sent (the body names the drop). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordRequiredError"];
+                };
+            };
+            /** @description `wrong_password`: the password is wrong. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2918,7 +3048,14 @@ export interface operations {
     createPublicSubmission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The drop's password, when it has one (`requiresPassword`): missing is 401
+                 *     `password_required`, wrong is 403 `wrong_password`; more than 10 wrong tries in a minute
+                 *     from one address on one drop is 429 `rate_limited` (with `Retry-After`).
+                 */
+                "Drop-Password"?: components["parameters"]["DropPassword"];
+            };
             path: {
                 /**
                  * @description The drop's slug.
@@ -2952,7 +3089,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `drop_paused`: the drop is paused. */
+            /** @description `password_required`: the drop has a password and none was sent (the body names the drop). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordRequiredError"];
+                };
+            };
+            /** @description `drop_paused`: the drop is paused; `wrong_password`: the password is wrong. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2963,6 +3109,15 @@ export interface operations {
             };
             /** @description `not_found`: no such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `drop_full`: the drop has its `maxSubmissions`, or this file would take it past `maxTotalMB`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3031,6 +3186,12 @@ export interface operations {
                  * @example filename bm90ZXMudHh0
                  */
                 "Upload-Metadata"?: components["parameters"]["UploadMetadata"];
+                /**
+                 * @description The drop's password, when it has one (`requiresPassword`): missing is 401
+                 *     `password_required`, wrong is 403 `wrong_password`; more than 10 wrong tries in a minute
+                 *     from one address on one drop is 429 `rate_limited` (with `Retry-After`).
+                 */
+                "Drop-Password"?: components["parameters"]["DropPassword"];
             };
             path: {
                 /**
@@ -3062,7 +3223,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `drop_paused`: the drop is paused. */
+            /** @description `password_required`: the drop has a password and none was sent (the body names the drop). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordRequiredError"];
+                };
+            };
+            /** @description `drop_paused`: the drop is paused; `wrong_password`: the password is wrong. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,6 +3243,15 @@ export interface operations {
             };
             /** @description `not_found`: no such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `drop_full`: the drop has its `maxSubmissions`, or this file would take it past `maxTotalMB`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3100,6 +3279,15 @@ export interface operations {
             };
             /** @description `file_too_large`: the file is over the limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `kind_not_allowed`: the file name's extension is not one the drop takes. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

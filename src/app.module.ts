@@ -24,11 +24,12 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ToolsModule } from './tools/tools.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { TusModule } from './tus/tus.module';
+import { ScanningModule } from './scanning/scanning.module';
 
 /** Shared infrastructure: config, contract, Postgres, Redis. Both the API and the worker import it. */
 @Module({
-  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule],
-  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule],
+  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule],
+  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule],
 })
 export class CoreModule {}
 

@@ -19,6 +19,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string | number>,
+    /** Members sent beside `error` in the body (401 `password_required` names the drop). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -3,7 +3,7 @@ import { ApiError, type ErrorCode } from './api-error';
 
 export interface ErrorResponse {
   status: number;
-  body: { error: { code: ErrorCode; message: string; details?: { path: string; message: string }[] } };
+  body: { error: { code: ErrorCode; message: string; details?: { path: string; message: string }[] }; [member: string]: unknown };
   headers: Record<string, string | number>;
   /** True for errors we did not expect: logged with their stack, never shown to the client. */
   unexpected: boolean;
@@ -57,7 +57,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof ApiError) {
     const error: ErrorResponse['body']['error'] = { code: err.code, message: err.message };
     if (err.details?.length) error.details = err.details;
-    return { status: err.status, body: { error }, headers: err.headers ?? {}, unexpected: false };
+    return { status: err.status, body: { ...err.extra, error }, headers: err.headers ?? {}, unexpected: false };
   }
   const anyErr = err as { code?: string; statusCode?: number; status?: number; message?: string } | undefined;
   if (anyErr?.code && FASTIFY_CODES[anyErr.code]) {

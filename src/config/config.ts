@@ -242,6 +242,38 @@ export class AppConfig {
   @Min(1)
   TUS_SWEEP_INTERVAL_SECONDS = 600;
 
+  /** clamd's unix socket (e.g. /run/clamav/clamd.ctl): set, every submission and job input is scanned for malware. */
+  @IsOptional()
+  @IsString()
+  CLAMD_SOCKET?: string;
+
+  /** clamd over TCP (loopback or a private scanner host), when there is no CLAMD_SOCKET. */
+  @IsOptional()
+  @IsString()
+  CLAMD_HOST?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  CLAMD_PORT = 3310;
+
+  /** Seconds one scan may take before it counts as the scanner being down (retried). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CLAMD_TIMEOUT_S = 60;
+
+  /** `strict`: a file not scanned yet cannot be downloaded (409 scan_pending); `advisory`: it can. Infected files never can. */
+  @IsIn(['strict', 'advisory'])
+  SCAN_MODE: 'strict' | 'advisory' = 'strict';
+
+  /** Seconds between retries of files whose scan could not run (the scanner was down). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SCAN_RETRY_SECONDS = 15;
+
   @IsOptional()
   @IsString()
   FFMPEG_PATH?: string;

@@ -14,6 +14,7 @@ import { JobWaitingForSlot1764000000100 } from './migrations/1764000000100-job-w
 import { JobRunLease1764000000101 } from './migrations/1764000000101-job-run-lease';
 import { JobConsequences1764000000102 } from './migrations/1764000000102-job-consequences';
 import { DropsNotify1764100000200 } from './migrations/1764100000200-drops-notify';
+import { DropTrust1764200000300 } from './migrations/1764200000300-drop-trust';
 
 /**
  * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   JobRunLease1764000000101,
   JobConsequences1764000000102,
   DropsNotify1764100000200,
+  DropTrust1764200000300,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -45,6 +45,12 @@ describe('drop page view', () => {
       requireSenderEmail: false,
       requireMessage: false,
       acceptingSubmissions: true,
+      requiresPassword: false,
+      expiresAt: null,
+      acceptLateUntil: null,
+      maxSubmissions: null,
+      maxTotalMB: null,
+      allowedExtensions: null,
     });
     expect(data).toMatchObject({ closed: null, expiresAt: null, now: NOW.toISOString(), uploadUrl: '/v1/public/drops/launch-assets/submissions' });
     expect(Object.keys(data.drop)).not.toContain('webhookUrl'); // nothing but the public view

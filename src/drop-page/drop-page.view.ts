@@ -1,6 +1,7 @@
 import type { PublicDrop } from '../../generated/types';
 import type { Drop, DropKind } from '../drops/drop.entity';
 import { toPublicDropView } from '../submissions/public-drops.controller';
+import { isClosedAt } from '../drops/drop-limits';
 import { assetUrl, loadDropPageAssets } from './drop-page.assets';
 import { themeCss } from './drop-page.styles';
 import { emojiFavicon, escapeHtml, jsonForScript } from './drop-page.html';
@@ -12,8 +13,8 @@ const STYLESHEET = assetUrl(DROP_PAGE_ASSETS, 'drop-page.css');
 const SCRIPT = assetUrl(DROP_PAGE_ASSETS, 'drop-page.js');
 const TUS_CLIENT = assetUrl(DROP_PAGE_ASSETS, 'tus.min.js');
 
-/** Why a drop refuses files, in the order intake checks them (docs/decisions.md §6: 403 before 410). */
-export type ClosedReason = 'paused' | 'expired';
+/** Why a drop refuses files, in the order intake checks them (docs/decisions.md §6: 403 before 410, then 409). */
+export type ClosedReason = 'paused' | 'expired' | 'full';
 
 /** What the page's script reads from the embedded JSON. */
 export interface DropPageData {
@@ -25,20 +26,72 @@ export interface DropPageData {
   uploadUrl: string;
   /** The tus creation URL the page sends files to. */
   tusUrl: string;
+  /**
+   * The drop has a password: the page shows only its name and asks for it; the script then reads
+   * the drop from `publicUrl` with the password (kept in sessionStorage, this tab only) and sends it
+   * with every upload.
+   */
+  locked: boolean;
+  publicUrl: string;
 }
 
 export function dropPageData(drop: Drop, now: Date): DropPageData {
-  const expired = drop.expiresAt !== null && drop.expiresAt.getTime() <= now.getTime();
-  const closed: ClosedReason | null = !drop.isActive ? 'paused' : expired ? 'expired' : null;
+  const urls = {
+    uploadUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/submissions`,
+    tusUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/tus`,
+    publicUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}`,
+  };
+  if (drop.passwordHash !== null) {
+    // Nothing but the name before the password: the script reads the rest with it.
+    return { drop: lockedView(drop), closed: null, expiresAt: null, now: now.toISOString(), ...urls, locked: true };
+  }
+  const view = toPublicDropView(drop, now);
+  const closed: ClosedReason | null = !drop.isActive ? 'paused' : isClosedAt(drop, now) ? 'expired' : !view.acceptingSubmissions ? 'full' : null;
   return {
     // The same public view as GET /v1/public/drops/{slug}, judged at the same instant as `closed`.
-    drop: { ...toPublicDropView(drop, now), acceptingSubmissions: closed === null },
+    drop: { ...view, acceptingSubmissions: closed === null },
     closed,
     expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
     now: now.toISOString(),
-    uploadUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/submissions`,
-    tusUrl: `/v1/public/drops/${encodeURIComponent(drop.slug)}/tus`,
+    ...urls,
+    locked: false,
   };
+}
+
+/** The page's stand-in for a locked drop: its name, the rest neutral until the password opens it. */
+function lockedView(drop: Drop): PublicDrop {
+  return {
+    slug: drop.slug,
+    name: drop.name,
+    description: '',
+    emoji: drop.emoji,
+    accentColor: drop.accentColor,
+    allowedKinds: 'any',
+    maxFileSizeMB: 0,
+    requireSenderEmail: false,
+    requireMessage: false,
+    acceptingSubmissions: true,
+    requiresPassword: true,
+    expiresAt: null,
+    acceptLateUntil: null,
+    maxSubmissions: null,
+    maxTotalMB: null,
+    allowedExtensions: null,
+  };
+}
+
+/** The drop's rules as the page lists them (the script builds the same list for a drop it unlocked). */
+export function ruleTexts(drop: PublicDrop): string[] {
+  return [
+    KIND_RULE[drop.allowedKinds],
+    drop.allowedExtensions ? `Only ${drop.allowedExtensions.map((e) => `.${e}`).join(', ')} files` : undefined,
+    `Up to ${formatLimit(drop.maxFileSizeMB)}`,
+    drop.maxSubmissions !== null ? `At most ${drop.maxSubmissions} file${drop.maxSubmissions === 1 ? '' : 's'} in all` : undefined,
+    drop.maxTotalMB !== null ? `Up to ${formatLimit(drop.maxTotalMB)} in all` : undefined,
+    drop.requireSenderEmail ? 'Email required' : undefined,
+    drop.requireMessage ? 'Message required' : undefined,
+    drop.requiresPassword ? 'Password protected' : undefined,
+  ].filter((r): r is string => Boolean(r));
 }
 
 /** `default-src 'none'`: only this response's nonce'd style and script run; uploads go to this origin. */
@@ -113,13 +166,10 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
   const accept = KIND_ACCEPT[kind];
   const disabled = closed ? ' disabled' : '';
 
-  const rules = [
-    KIND_RULE[kind],
-    `Up to ${formatLimit(drop.maxFileSizeMB)}`,
-    drop.requireSenderEmail ? 'Email required' : undefined,
-    drop.requireMessage ? 'Message required' : undefined,
-  ].filter((r): r is string => Boolean(r));
-  const open = data.expiresAt && !closed ? `<li>Open until ${timeHtml(data.expiresAt)}</li>` : '';
+  const rules = data.locked ? ['Password protected'] : ruleTexts(drop);
+  const open =
+    (data.expiresAt && !closed ? `<li>Open until ${timeHtml(data.expiresAt)}</li>` : '') +
+    (drop.acceptLateUntil && !closed ? `<li>Late files accepted until ${timeHtml(drop.acceptLateUntil)}</li>` : '');
 
   const optional = '<span class="opt">(optional)</span>';
   const required = '<span class="req" aria-hidden="true">*</span>';
@@ -147,7 +197,16 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
 
   <div id="closed-notice" class="notice closed" role="alert"${closed ? '' : ' hidden'}>${closed ? closedNoticeHtml(closed, data.expiresAt) : ''}</div>
 
-  <div id="form-area">
+  <form id="password-form" class="password" novalidate aria-label="Password"${data.locked ? '' : ' hidden'}>
+    <div class="field">
+      <label for="drop-password">This drop is protected by a password</label>
+      <input type="password" id="drop-password" name="password" autocomplete="off" maxlength="128" aria-describedby="drop-password-error">
+      <p class="field-error" id="drop-password-error"></p>
+    </div>
+    <div class="actions"><button type="submit" class="primary" id="unlock">Open</button></div>
+  </form>
+
+  <div id="form-area"${data.locked ? ' hidden' : ''}>
     <form id="drop-form" novalidate aria-label="Send a file to ${escapeHtml(drop.name)}">
       <fieldset id="fields"${disabled}>
         <label class="dropzone" id="dropzone" for="file">
@@ -220,6 +279,7 @@ export function renderDropPage(data: DropPageData, nonce: string): string {
 
 /** Kept in step with the script's closeForm(), which shows the same notice when the drop closes while open. */
 function closedNoticeHtml(reason: ClosedReason, expiresAt: string | null): string {
+  if (reason === 'full') return '<strong>This drop is full.</strong> It has received all the files it takes.';
   if (reason === 'paused') {
     return '<strong>This drop is paused.</strong> It isn’t accepting files right now. Please try again later or contact the person who shared this link.';
   }

@@ -19,6 +19,7 @@ export function checkDropRules(
     autoConvertTo: string | null;
     maxFileSizeMB: number;
     expiresAt: Date | null;
+    acceptLateUntil?: Date | null;
   },
   planLimitMB: number,
   expiresAtChanged: boolean,
@@ -39,5 +40,10 @@ export function checkDropRules(
   }
   if (expiresAtChanged && drop.expiresAt && drop.expiresAt.getTime() <= now.getTime()) {
     throw ApiError.validation('expiresAt must be in the future.', [{ path: 'body/expiresAt', message: 'must be in the future' }]);
+  }
+  if (drop.acceptLateUntil && (!drop.expiresAt || drop.acceptLateUntil.getTime() <= drop.expiresAt.getTime())) {
+    throw ApiError.validation('acceptLateUntil is a grace period after expiresAt: set expiresAt, and acceptLateUntil after it.', [
+      { path: 'body/acceptLateUntil', message: 'must be after expiresAt' },
+    ]);
   }
 }

@@ -63,6 +63,24 @@ export class Drop {
   @Column({ type: 'timestamptz', name: 'expires_at', precision: 3, nullable: true })
   expiresAt: Date | null;
 
+  /** scrypt hash (drop-password.ts); null: no password. Never leaves the service. */
+  @Column('text', { name: 'password_hash', nullable: true })
+  passwordHash: string | null;
+
+  @Column({ type: 'int', name: 'max_submissions', nullable: true })
+  maxSubmissions: number | null;
+
+  @Column({ type: 'int', name: 'max_total_mb', nullable: true })
+  maxTotalMB: number | null;
+
+  /** Lowercase, without the dot; null: any extension. */
+  @Column('text', { name: 'allowed_extensions', array: true, nullable: true })
+  allowedExtensions: string[] | null;
+
+  /** After `expiresAt`, files are still taken (flagged late) until this instant. */
+  @Column({ type: 'timestamptz', name: 'accept_late_until', precision: 3, nullable: true })
+  acceptLateUntil: Date | null;
+
   @Column({ type: 'int', name: 'submission_count', default: 0 })
   submissionCount: number;
 

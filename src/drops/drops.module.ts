@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DropCache } from './drop-cache';
+import { DropGate } from './drop-gate';
 import { DropsController } from './drops.controller';
 import { DropsRepository } from './drops.repository';
 import { DropsService } from './drops.service';
 
 @Module({
   controllers: [DropsController],
-  providers: [DropsRepository, DropsService, DropCache],
-  exports: [DropsRepository, DropsService],
+  providers: [DropsRepository, DropsService, DropCache, DropGate],
+  exports: [DropsRepository, DropsService, DropGate],
 })
 export class DropsModule {}

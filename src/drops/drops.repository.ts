@@ -13,6 +13,8 @@ const COLUMNS = `id, account_id AS "accountId", slug, name, description, emoji, 
   is_active AS "isActive", allowed_kinds AS "allowedKinds", max_file_size_mb AS "maxFileSizeMB",
   require_sender_email AS "requireSenderEmail", require_message AS "requireMessage", auto_convert_to AS "autoConvertTo",
   auto_compress AS "autoCompress", webhook_url AS "webhookUrl", expires_at AS "expiresAt",
+  password_hash AS "passwordHash", max_submissions AS "maxSubmissions", max_total_mb AS "maxTotalMB",
+  allowed_extensions AS "allowedExtensions", accept_late_until AS "acceptLateUntil",
   submission_count AS "submissionCount", total_bytes::float8 AS "totalBytes", created_at AS "createdAt"`;
 
 /** The columns an owner may change, by property. */
@@ -100,9 +102,23 @@ export class DropsRepository {
     return (await this.findById(id))!;
   }
 
-  /** Counts an arriving submission; false when the drop was deleted meanwhile. Holds the drop row lock until the transaction ends. */
-  async addSubmission(tx: Db, id: string, bytes: number): Promise<boolean> {
-    return (await firstRow(tx, 'UPDATE drops SET submission_count = submission_count + 1, total_bytes = total_bytes + $2 WHERE id = $1 RETURNING id', [id, bytes])) !== undefined;
+  /**
+   * Counts an arriving submission: 'added', 'gone' when the drop was deleted meanwhile, or 'full'
+   * when it would take the drop past `maxSubmissions` or `maxTotalMB`. The limits are judged in the
+   * same UPDATE that holds the drop row lock until the transaction ends, so concurrent senders
+   * queue on it and never overshoot together.
+   */
+  async addSubmission(tx: Db, id: string, bytes: number): Promise<'added' | 'gone' | 'full'> {
+    if (!(await firstRow(tx, 'SELECT id FROM drops WHERE id = $1 FOR UPDATE', [id]))) return 'gone';
+    const added = await firstRow(
+      tx,
+      `UPDATE drops SET submission_count = submission_count + 1, total_bytes = total_bytes + $2
+       WHERE id = $1 AND (max_submissions IS NULL OR submission_count < max_submissions)
+         AND (max_total_mb IS NULL OR total_bytes + $2 <= max_total_mb::bigint * 1048576)
+       RETURNING id`,
+      [id, bytes],
+    );
+    return added ? 'added' : 'full';
   }
 
   async removeSubmission(tx: Db, id: string, bytes: number): Promise<void> {

@@ -11,6 +11,7 @@ import { Transactions } from '../database/transactions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules } from './drop-rules';
+import { hashPassword } from './drop-password';
 import type { Drop } from './drop.entity';
 import { DropsRepository } from './drops.repository';
 
@@ -48,6 +49,11 @@ export class DropsService {
       autoCompress: input.autoCompress ?? false,
       webhookUrl: input.webhookUrl ?? null,
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+      maxSubmissions: input.maxSubmissions ?? null,
+      maxTotalMB: input.maxTotalMB ?? null,
+      allowedExtensions: input.allowedExtensions ?? null,
+      acceptLateUntil: input.acceptLateUntil ? new Date(input.acceptLateUntil) : null,
       submissionCount: 0,
       totalBytes: 0,
     };
@@ -92,10 +98,12 @@ export class DropsService {
 
   async update(account: Account, slug: string, patch: DropUpdate): Promise<Drop> {
     const drop = await this.get(account.id, slug);
-    const { expiresAt, ...rest } = patch;
+    const { expiresAt, acceptLateUntil, password, ...rest } = patch;
     Object.assign(drop, rest);
     if (expiresAt !== undefined) drop.expiresAt = expiresAt === null ? null : new Date(expiresAt);
+    if (acceptLateUntil !== undefined) drop.acceptLateUntil = acceptLateUntil === null ? null : new Date(acceptLateUntil);
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, expiresAt !== undefined, this.clock.now());
+    if (password !== undefined) drop.passwordHash = password === null ? null : await hashPassword(password);
     const { id, accountId, slug: _slug, submissionCount, totalBytes, createdAt, ...changes } = drop;
     return this.drops.update(id, changes);
   }
@@ -142,6 +150,11 @@ export class DropsService {
       autoCompress: drop.autoCompress,
       webhookUrl: drop.webhookUrl,
       expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
+      acceptLateUntil: drop.acceptLateUntil ? drop.acceptLateUntil.toISOString() : null,
+      hasPassword: drop.passwordHash !== null,
+      maxSubmissions: drop.maxSubmissions,
+      maxTotalMB: drop.maxTotalMB,
+      allowedExtensions: drop.allowedExtensions,
       submissionCount: drop.submissionCount,
       totalBytes: drop.totalBytes,
       publicUrl: `${this.baseUrl}/d/${drop.slug}`,

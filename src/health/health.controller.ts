@@ -5,6 +5,7 @@ import { Operation } from '../contract/operation.decorator';
 import type { Ok } from '../contract/operation-types';
 import { DatabaseHealthRepository } from '../database/database-health.repository';
 import { REDIS } from '../redis/redis.module';
+import { ClamdScanner } from '../scanning/clamd-scanner';
 
 const CHECK_TIMEOUT_MS = 1000;
 
@@ -13,6 +14,7 @@ export class HealthController {
   constructor(
     private readonly database: DatabaseHealthRepository,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly scanner: ClamdScanner,
   ) {}
 
   @Get('healthz')
@@ -24,10 +26,16 @@ export class HealthController {
   @Get('readyz')
   @Operation('getReadiness')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Ok<'getReadiness'>> {
-    const [postgres, redis] = await Promise.all([probe(() => this.database.ping()), probe(() => this.redis.ping())]);
+    const [postgres, redis, scanner] = await Promise.all([
+      probe(() => this.database.ping()),
+      probe(() => this.redis.ping()),
+      this.scanner.enabled ? probe(async () => (await this.scanner.ping()) || Promise.reject(new Error('no PONG'))) : Promise.resolve(undefined),
+    ]);
     const ok = postgres && redis;
     reply.status(ok ? 200 : 503);
-    return { status: ok ? 'ok' : 'unavailable', checks: { postgres: postgres ? 'ok' : 'down', redis: redis ? 'ok' : 'down' } };
+    // The scanner is reported, not required: without it files wait (pending), the API still serves.
+    const scanning = scanner === undefined ? 'off' : scanner ? 'ok' : 'down';
+    return { status: ok ? 'ok' : 'unavailable', checks: { postgres: postgres ? 'ok' : 'down', redis: redis ? 'ok' : 'down', scanning } };
   }
 }
 

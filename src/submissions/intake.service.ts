@@ -9,6 +9,9 @@ import { Contract, toDetails } from '../contract/contract';
 import { Transactions } from '../database/transactions';
 import type { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
+import { DropGate, type SenderAccess } from '../drops/drop-gate';
+import { checkExtension, checkRoom, dropFull, isClosedAt, isLateAt, roomLeft } from '../drops/drop-limits';
+import { SubmissionScans } from './submission-scans';
 import { JobDispatch } from '../jobs/job-dispatch';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { storeFilePart } from '../storage/store-file-part';
@@ -47,29 +50,42 @@ export class IntakeService {
     private readonly dispatch: JobDispatch,
     private readonly events: SubmissionEvents,
     private readonly clock: Clock,
+    private readonly gate: DropGate,
+    private readonly scans: SubmissionScans,
   ) {}
 
-  /** The drop a sender may send to right now, or the reason they may not. */
-  async openDrop(slug: string): Promise<Drop> {
+  /**
+   * The drop a sender may send to right now, or the reason they may not. `access` (the sender's
+   * password and address) is checked when given: the creations; a tus PATCH holds its upload URL.
+   */
+  async openDrop(slug: string, access?: SenderAccess): Promise<Drop> {
     const drop = await this.drops.findBySlug(slug);
     if (!drop) throw ApiError.notFound('Drop');
+    if (access) await this.gate.admit(drop, access);
     if (!drop.isActive) throw ApiError.forbidden('drop_paused', 'This drop is paused and is not accepting files right now.');
-    if (drop.expiresAt && drop.expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw new ApiError(HttpStatus.GONE, 'drop_expired', `This drop stopped accepting files on ${drop.expiresAt.toISOString()}.`);
+    // Past expiresAt, a drop with a grace period (acceptLateUntil) still takes files, marked late.
+    if (drop.expiresAt && isClosedAt(drop, this.clock.now())) {
+      const until = drop.acceptLateUntil ?? drop.expiresAt;
+      throw new ApiError(HttpStatus.GONE, 'drop_expired', `This drop stopped accepting files on ${until.toISOString()}.`);
     }
+    if (access) checkRoom(drop); // a PATCH in flight carries on; the submission's counter UPDATE has the last word
     return drop;
   }
 
-  async receive(slug: string, form: MultipartForm): Promise<Submission> {
-    const drop = await this.openDrop(slug);
-    const limit = drop.maxFileSizeMB * MB;
-    const { fields, file } = await form.read({ maxFileBytes: limit, tooLarge: () => this.tooLarge(drop), fileField: 'file' });
+  async receive(slug: string, form: MultipartForm, access: SenderAccess): Promise<Submission> {
+    const drop = await this.openDrop(slug, access);
+    // The drop's room left (maxTotalMB) caps the stream like the file size limit, as a 409.
+    const room = roomLeft(drop);
+    const limit = Math.min(drop.maxFileSizeMB * MB, room);
+    const over = () => (room < drop.maxFileSizeMB * MB ? dropFull(drop, 'size') : this.tooLarge(drop));
+    const { fields, file } = await form.read({ maxFileBytes: limit, tooLarge: over, fileField: 'file' });
     if (!file) {
       throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
     }
     const sender = senderFields(fields);
     this.checkSenderFields(drop, sender);
-    return this.store(drop, sender, file, limit);
+    checkExtension(drop, file.fileName);
+    return this.store(drop, sender, file, limit, over);
   }
 
   /** 400 unless the sender fields match the contract's SubmissionForm and the drop's requirements. */
@@ -90,17 +106,18 @@ export class IntakeService {
     }
   }
 
-  private async store(drop: Drop, fields: SenderFields, file: IncomingFile, limit: number): Promise<Submission> {
+  private async store(drop: Drop, fields: SenderFields, file: IncomingFile, limit: number, over: () => ApiError): Promise<Submission> {
     const stored = await storeFilePart(this.storage, file, {
       maxBytes: limit,
-      tooLarge: () => this.tooLarge(drop),
-      accept: (sniffed) => this.checkKind(drop, sniffed),
+      tooLarge: over,
+      accept: (sniffed) => this.checkKind(drop, sniffed, file.fileName),
     });
     return this.createFromStored(drop, fields, file.fileName, stored);
   }
 
-  /** 415 `kind_not_allowed` when the drop does not take files of the sniffed kind. */
-  checkKind(drop: Drop, sniffed: { mime: string; kind: FileKind }): void {
+  /** 415 `kind_not_allowed` when the drop does not take files of the sniffed kind, or (allowedExtensions) of this extension and content. */
+  checkKind(drop: Drop, sniffed: { mime: string; kind: FileKind; ext?: string }, fileName?: string): void {
+    checkExtension(drop, fileName, sniffed);
     if (!kindAllowed(drop.allowedKinds, sniffed.kind)) {
       throw new ApiError(
         HttpStatus.UNSUPPORTED_MEDIA_TYPE,
@@ -129,6 +146,7 @@ export class IntakeService {
     // recorded is logged. Neither undoes the submission.
     if (conversion) await this.dispatch.enqueueOrLeave(conversion);
     await this.events.created(drop, submission).catch((err: Error) => this.logger.error(`Submission ${submission.id} stored, but its webhook failed: ${err.message}`));
+    this.scans.scanSoon(submission.id);
     return submission;
   }
 
@@ -136,7 +154,9 @@ export class IntakeService {
   record(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile): Promise<{ submission: Submission; conversion?: Job }> {
     const storedName = submissionFileName(drop, fileName, stored.ext);
     return this.transactions.run(async (tx) => {
-      if (!(await this.drops.addSubmission(tx, drop.id, stored.size))) throw ApiError.notFound('Drop');
+      const counted = await this.drops.addSubmission(tx, drop.id, stored.size);
+      if (counted === 'gone') throw ApiError.notFound('Drop');
+      if (counted === 'full') throw dropFull(drop, drop.maxSubmissions !== null && drop.submissionCount + 1 >= drop.maxSubmissions ? 'count' : 'size');
       const file = { id: newId('sub'), fileName: storedName, fileKind: stored.kind, fileMime: stored.mime, storageKey: stored.storageKey };
       const { job: conversion, refusal } = await this.autoConvert.admitIn(tx, drop, file);
       const submission = await this.submissions.insert(tx, {
@@ -148,6 +168,8 @@ export class IntakeService {
         fileSize: stored.size,
         status: conversion ? 'processing' : 'ready',
         processingError: refusal ?? null,
+        isLate: isLateAt(drop, this.clock.now()),
+        scanStatus: this.scans.initialStatus(),
       });
       return { submission, conversion };
     });

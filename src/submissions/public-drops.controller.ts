@@ -7,6 +7,8 @@ import type { MultipartForm } from '../common/multipart-form';
 import { Operation } from '../contract/operation.decorator';
 import type { Ok } from '../contract/operation-types';
 import { DropsService } from '../drops/drops.service';
+import { DropGate, dropPasswordHeader } from '../drops/drop-gate';
+import { isClosedAt } from '../drops/drop-limits';
 import type { Drop } from '../drops/drop.entity';
 import { IntakeService } from './intake.service';
 import { toPublicSubmissionView } from './submission-views';
@@ -20,12 +22,15 @@ export class PublicDropsController {
     private readonly drops: DropsService,
     private readonly clock: Clock,
     private readonly slots: UploadSlots,
+    private readonly gate: DropGate,
   ) {}
 
   @Get(':slug')
   @Operation('getPublicDrop')
-  async get(@Param('slug') slug: string): Promise<Ok<'getPublicDrop'>> {
-    return { drop: toPublicDropView(await this.drops.findBySlug(slug), this.clock.now()) };
+  async get(@Param('slug') slug: string, @Req() req: FastifyRequest): Promise<Ok<'getPublicDrop'>> {
+    const drop = await this.drops.findBySlug(slug);
+    await this.gate.admit(drop, { password: dropPasswordHeader(req.headers), ip: req.ip });
+    return { drop: toPublicDropView(drop, this.clock.now()) };
   }
 
   @Post(':slug/submissions')
@@ -37,7 +42,7 @@ export class PublicDropsController {
     // The slot is held while the request's body may still be arriving, not just while we read it.
     req.raw.once('close', release);
     try {
-      return { submission: toPublicSubmissionView(await this.intake.receive(slug, form)) };
+      return { submission: toPublicSubmissionView(await this.intake.receive(slug, form, { password: dropPasswordHeader(req.headers), ip: req.ip })) };
     } finally {
       if (req.raw.readableEnded || req.raw.destroyed) release();
     }
@@ -45,7 +50,8 @@ export class PublicDropsController {
 }
 
 export function toPublicDropView(drop: Drop, now: Date): PublicDrop {
-  const expired = drop.expiresAt !== null && drop.expiresAt.getTime() <= now.getTime();
+  const expired = isClosedAt(drop, now);
+  const full = (drop.maxSubmissions !== null && drop.submissionCount >= drop.maxSubmissions) || (drop.maxTotalMB !== null && drop.totalBytes >= drop.maxTotalMB * 1024 * 1024);
   return {
     slug: drop.slug,
     name: drop.name,
@@ -56,6 +62,12 @@ export function toPublicDropView(drop: Drop, now: Date): PublicDrop {
     maxFileSizeMB: drop.maxFileSizeMB,
     requireSenderEmail: drop.requireSenderEmail,
     requireMessage: drop.requireMessage,
-    acceptingSubmissions: drop.isActive && !expired,
+    acceptingSubmissions: drop.isActive && !expired && !full,
+    requiresPassword: drop.passwordHash !== null,
+    expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
+    acceptLateUntil: drop.acceptLateUntil ? drop.acceptLateUntil.toISOString() : null,
+    maxSubmissions: drop.maxSubmissions,
+    maxTotalMB: drop.maxTotalMB,
+    allowedExtensions: drop.allowedExtensions,
   };
 }

@@ -17,6 +17,16 @@ export class SubmissionEvents {
     });
   }
 
+  /** The malware scan ended (clean, infected or failed); malware is also `submission.quarantined`. Each once per submission. */
+  async scanned(drop: Drop, submission: Submission): Promise<void> {
+    if (!drop.webhookUrl) return;
+    const data = { drop: { slug: drop.slug, name: drop.name }, submission: toSubmissionView(submission) };
+    await this.webhooks.emit(drop.accountId, drop.webhookUrl, 'submission.scanned', data, `submission.scanned:${submission.id}`);
+    if (submission.scanStatus === 'infected') {
+      await this.webhooks.emit(drop.accountId, drop.webhookUrl, 'submission.quarantined', data, `submission.quarantined:${submission.id}`);
+    }
+  }
+
   /** Once per submission: a redelivered job consequence (JobEvents.settle) sends no second event. */
   async processed(drop: Drop, submission: Submission): Promise<void> {
     if (!drop.webhookUrl) return;

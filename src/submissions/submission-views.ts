@@ -18,6 +18,12 @@ export function toSubmissionView(s: Submission): SubmissionView {
     isRead: s.isRead,
     isStarred: s.isStarred,
     isArchived: s.isArchived,
+    isLate: s.isLate,
+    scan: {
+      status: s.scanStatus,
+      ...(s.scanSignature ? { signature: s.scanSignature } : {}),
+      ...(s.scannedAt ? { scannedAt: s.scannedAt.toISOString() } : {}),
+    },
     createdAt: s.createdAt.toISOString(),
   };
 }

@@ -4,6 +4,7 @@ import type { FileKind } from '../common/file-sniffer';
 import { bigintToNumber } from '../database/transformers';
 
 export type SubmissionStatus = 'ready' | 'processing' | 'failed';
+export type ScanStatus = 'unscanned' | 'pending' | 'clean' | 'infected' | 'failed';
 
 @Entity('submissions')
 @Check('submissions_status_check', `status IN ('ready', 'processing', 'failed')`)
@@ -69,6 +70,20 @@ export class Submission {
 
   @Column('boolean', { name: 'is_archived', default: false })
   isArchived: boolean;
+
+  /** Arrived after the drop's `expiresAt`, within its `acceptLateUntil` grace. */
+  @Column('boolean', { name: 'is_late' })
+  isLate: boolean;
+
+  /** The malware scan (src/scanning): `unscanned` when scanning is off. */
+  @Column('text', { name: 'scan_status' })
+  scanStatus: ScanStatus;
+
+  @Column({ type: 'text', name: 'scan_signature', nullable: true })
+  scanSignature: string | null;
+
+  @Column({ type: 'timestamptz', name: 'scanned_at', precision: 3, nullable: true })
+  scannedAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

@@ -7,6 +7,8 @@ import { ArchiveNames } from './archive-names';
 import type { Submission } from './submission.entity';
 import { SubmissionsRepository } from './submissions.repository';
 import type { SubmissionFilters } from './submissions.service';
+import { AppConfig } from '../config/config';
+import { inArchive } from './scan-gate';
 
 /** Rows read per query while the archive streams: memory stays flat whatever the drop holds. */
 const PAGE = 100;
@@ -23,6 +25,7 @@ export class SubmissionsArchiveService {
   constructor(
     private readonly submissions: SubmissionsRepository,
     @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly config: AppConfig,
   ) {}
 
   /** The archive stream; it errors (and the response is cut) if a stored file cannot be read. */
@@ -38,6 +41,7 @@ export class SubmissionsArchiveService {
   private async fill(zip: ZipArchive, drop: Drop, filters: SubmissionFilters, processed: boolean): Promise<void> {
     const names = new ArchiveNames();
     for await (const s of this.rows(drop, filters)) {
+      if (!inArchive(s, this.config.SCAN_MODE)) continue; // quarantined (or, strict, not scanned yet)
       const useProcessed = processed && s.processedKey && s.processedFileName;
       const key = useProcessed ? s.processedKey! : s.storageKey;
       if (zip.destroyed) return; // the client went away

@@ -12,11 +12,13 @@ import { SubmissionsService } from './submissions.service';
 import { SubmissionsArchiveController } from './submissions-archive.controller';
 import { SubmissionsArchiveService } from './submissions-archive.service';
 import { UploadSlots } from './upload-slots';
+import { ScanRepository } from './scan.repository';
+import { SubmissionScans } from './submission-scans';
 
 @Module({
   imports: [DropsModule, WebhooksModule, JobsModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
-  providers: [SubmissionsRepository, SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots],
+  providers: [SubmissionsRepository, SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots, ScanRepository, SubmissionScans],
   exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService],
 })
 export class SubmissionsModule {}

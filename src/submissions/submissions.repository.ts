@@ -9,6 +9,7 @@ const COLUMNS = `id, drop_id AS "dropId", sender_name AS "senderName", sender_em
   file_name AS "fileName", file_size::float8 AS "fileSize", file_mime AS "fileMime", file_kind AS "fileKind",
   storage_key AS "storageKey", status, processed_key AS "processedKey", processed_file_name AS "processedFileName",
   processed_mime AS "processedMime", processing_error AS "processingError", is_read AS "isRead", is_starred AS "isStarred", is_archived AS "isArchived",
+  is_late AS "isLate", scan_status AS "scanStatus", scan_signature AS "scanSignature", scanned_at AS "scannedAt",
   created_at AS "createdAt"`;
 
 export interface SubmissionFlags {
@@ -19,7 +20,10 @@ export interface SubmissionFlags {
 
 const FLAG_COLUMNS: Record<keyof SubmissionFlags, string> = { isRead: 'is_read', isStarred: 'is_starred', isArchived: 'is_archived' };
 
-export type NewSubmission = Omit<Submission, 'createdAt' | 'processedKey' | 'processedFileName' | 'processedMime' | 'isRead' | 'isStarred' | 'isArchived' | 'processingError'> & {
+export type NewSubmission = Omit<
+  Submission,
+  'createdAt' | 'processedKey' | 'processedFileName' | 'processedMime' | 'isRead' | 'isStarred' | 'isArchived' | 'processingError' | 'scanSignature' | 'scannedAt'
+> & {
   processingError?: ProcessingError | null;
 };
 
@@ -32,8 +36,8 @@ export class SubmissionsRepository {
     return (await firstRow<Submission>(
       tx,
       `INSERT INTO submissions (id, drop_id, sender_name, sender_email, message, file_name, file_size, file_mime, file_kind, storage_key, status,
-         processing_error, is_read, is_starred, is_archived)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, false, false) RETURNING ${COLUMNS}`,
+         processing_error, is_read, is_starred, is_archived, is_late, scan_status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, false, false, $13, $14) RETURNING ${COLUMNS}`,
       [
         s.id,
         s.dropId,
@@ -47,6 +51,8 @@ export class SubmissionsRepository {
         s.storageKey,
         s.status,
         s.processingError ? JSON.stringify(s.processingError) : null,
+        s.isLate,
+        s.scanStatus,
       ],
     ))!;
   }

@@ -7,6 +7,8 @@ import { Transactions } from '../database/transactions';
 import type { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { AppConfig } from '../config/config';
+import { checkDownloadable } from './scan-gate';
 import type { Submission } from './submission.entity';
 import { SubmissionsRepository } from './submissions.repository';
 
@@ -28,6 +30,7 @@ export class SubmissionsService {
     private readonly drops: DropsRepository,
     private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly config: AppConfig,
   ) {}
 
   async list(drop: Drop, limit: number, cursor: string | undefined, filters: SubmissionFilters) {
@@ -59,6 +62,7 @@ export class SubmissionsService {
 
   async downloadLink(drop: Drop, id: string, processed: boolean): Promise<DownloadLink> {
     const s = await this.get(drop, id);
+    checkDownloadable(s, this.config.SCAN_MODE, this.config.SCAN_RETRY_SECONDS);
     if (processed) {
       if (!s.processedKey || !s.processedFileName) {
         const why =

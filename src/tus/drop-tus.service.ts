@@ -9,6 +9,8 @@ import { AppConfig, publicBaseUrl } from '../config/config';
 import { MB } from '../config/plans';
 import type { Drop } from '../drops/drop.entity';
 import { DropsService } from '../drops/drops.service';
+import { dropPasswordHeader } from '../drops/drop-gate';
+import { checkExtension, checkRoom } from '../drops/drop-limits';
 import { IntakeService, senderFields } from '../submissions/intake.service';
 import { FirstBytesStore } from './first-bytes-store';
 import { handleTus } from './tus-bridge';
@@ -38,7 +40,7 @@ export class DropTusService {
     config: AppConfig,
   ) {
     const owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id));
-    const store = new FirstBytesStore(owned, (_upload, sniffed) => this.intake.checkKind(this.drop(), sniffed));
+    const store = new FirstBytesStore(owned, (upload, sniffed) => this.intake.checkKind(this.drop(), sniffed, (upload.metadata as Record<string, string> | undefined)?.filename));
     this.server = buildTusServer(store, publicBaseUrl(config), {
       namingFunction: () => newId('obj'),
       maxSize: () => this.drop().maxFileSizeMB * MB,
@@ -50,15 +52,17 @@ export class DropTusService {
   /** POST: refuses a closed drop, bad sender fields or an oversize declared length before tus creates anything. */
   async create(slug: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     refuseUnofferedExtensions(req);
-    const drop = await this.intake.openDrop(slug);
+    const drop = await this.intake.openDrop(slug, { password: dropPasswordHeader(req.headers), ip: req.ip });
     const metadata = uploadMetadata(req);
     refuseReservedMetadata(metadata);
     if (!metadata.filename?.trim()) {
       throw ApiError.validation('Upload-Metadata must name the file: filename is required.', [{ path: 'header/Upload-Metadata/filename', message: 'is required' }]);
     }
     this.intake.checkSenderFields(drop, senderFields(metadata));
+    checkExtension(drop, metadata.filename);
     const length = declaredLength(req);
     if (length !== undefined && length > drop.maxFileSizeMB * MB) throw this.intake.tooLarge(drop);
+    checkRoom(drop, length);
     return this.current.run(drop, () => handleTus(this.server, req, reply));
   }
 
@@ -88,7 +92,7 @@ export class DropTusService {
     try {
       if (size > drop.maxFileSizeMB * MB) throw this.intake.tooLarge(drop);
       this.intake.checkSenderFields(drop, senderFields(metadata));
-      this.intake.checkKind(drop, sniffed);
+      this.intake.checkKind(drop, sniffed, metadata.filename);
     } catch (err) {
       await this.tus.store.remove(upload.id).catch(() => undefined);
       throw err;

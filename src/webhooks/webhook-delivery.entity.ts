@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Account } from '../accounts/account.entity';
 
-export type WebhookEventType = 'submission.created' | 'submission.processed' | 'job.completed' | 'job.failed';
+export type WebhookEventType = 'submission.created' | 'submission.processed' | 'submission.scanned' | 'submission.quarantined' | 'job.completed' | 'job.failed';
 
 export interface WebhookAttemptRecord {
   attemptedAt: string;

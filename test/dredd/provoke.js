@@ -113,6 +113,26 @@ const fx = {
     await sql(`UPDATE drops SET expires_at = now() - interval '1 hour' WHERE slug = $1`, [slug]);
     return slug;
   }),
+  /** A drop with a password (issue 22): 401 without it, 403 with another. */
+  passwordDrop: once(async () => {
+    const slug = unique('dredd-locked');
+    await ok('POST', '/v1/drops', { body: { name: 'Locked', slug, password: 'dredd password' } });
+    return slug;
+  }),
+  /** A drop at its maxSubmissions: 409 drop_full. */
+  fullDrop: once(async () => {
+    const slug = unique('dredd-full');
+    await ok('POST', '/v1/drops', { body: { name: 'Full', slug, maxSubmissions: 1 } });
+    const sent = await send(slug, textFile);
+    if (sent.status !== 201) throw new Error(`intake: ${sent.status} ${JSON.stringify(sent.body)}`);
+    return slug;
+  }),
+  /** A drop taking only PDFs by name. */
+  pdfOnlyDrop: once(async () => {
+    const slug = unique('dredd-pdf');
+    await ok('POST', '/v1/drops', { body: { name: 'PDFs only', slug, allowedExtensions: ['pdf'] } });
+    return slug;
+  }),
   imageOnlyDrop: once(async () => {
     const slug = unique('dredd-images');
     await ok('POST', '/v1/drops', { body: { name: 'Images only', slug, allowedKinds: 'image' } });
@@ -236,12 +256,21 @@ async function provokeTus(transaction, id, status, set) {
           setHeader(transaction, 'Upload-Defer-Length', '1');
         }
         return 'validation_failed';
+      case 401:
+        await drop(await fx.passwordDrop());
+        return 'password_required';
       case 403:
         await drop(await fx.pausedDrop());
         return 'drop_paused';
       case 404:
         await drop('dredd-no-such-drop');
         return 'not_found';
+      case 409:
+        await drop(await fx.fullDrop());
+        return 'drop_full';
+      case 415:
+        await drop(await fx.pdfOnlyDrop());
+        return 'kind_not_allowed';
       case 410:
         await drop(await fx.expiredDrop());
         return 'drop_expired';
@@ -376,6 +405,11 @@ async function provoke(transaction, op) {
 
   switch (status) {
     case 401: {
+      if (id === 'getPublicDrop' || id === 'createPublicSubmission') {
+        path({ slug: await fx.passwordDrop() });
+        if (id === 'createPublicSubmission') setForm(transaction, multipart({ senderName: 'Dredd' }, textFile));
+        return 'password_required';
+      }
       const ways = [
         [null, 'unauthorized'],
         [keys.revoked, 'revoked'],
@@ -402,6 +436,11 @@ async function provoke(transaction, op) {
       auth(keys.noCredits);
       return 'insufficient_credits';
     case 403:
+      if (id === 'getPublicDrop') {
+        path({ slug: await fx.passwordDrop() });
+        setHeader(transaction, 'Drop-Password', 'not the password');
+        return 'wrong_password';
+      }
       if (id === 'createPublicSubmission') {
         path({ slug: await fx.pausedDrop() });
         setForm(transaction, multipart({ senderName: 'Dredd' }, textFile));
@@ -497,6 +536,11 @@ async function provoke(transaction, op) {
       return id === 'getDropPage' ? undefined : 'not_found';
     }
     case 409:
+      if (id === 'createPublicSubmission') {
+        path({ slug: await fx.fullDrop() });
+        setForm(transaction, multipart({ senderName: 'Dredd' }, textFile));
+        return 'drop_full';
+      }
       if (id === 'createDrop') {
         setJson(transaction, { name: 'Taken', slug: (await fx.drop()).slug });
         return 'slug_taken';

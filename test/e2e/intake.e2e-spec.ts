@@ -76,6 +76,8 @@ describe('public intake', () => {
         isRead: false,
         isStarred: false,
         isArchived: false,
+        isLate: false,
+        scan: { status: 'unscanned' },
         createdAt: res.body.submission.createdAt,
       });
       const snap = await ownerSnapshot(owner, drop.slug);
@@ -311,6 +313,12 @@ describe('public intake', () => {
         requireSenderEmail: true,
         requireMessage: false,
         acceptingSubmissions: true,
+        requiresPassword: false,
+        expiresAt: null,
+        acceptLateUntil: null,
+        maxSubmissions: null,
+        maxTotalMB: null,
+        allowedExtensions: null,
       });
       const missing = await t.client().GET('/v1/public/drops/{slug}', { params: { path: { slug: uniqueSlug('gone') } } });
       expectError(missing.response, missing.error, 404, 'not_found');

@@ -16,7 +16,7 @@ describe('operations endpoints', () => {
 
   it('/healthz and /readyz answer without a key', async () => {
     expect(await (await contractFetch(`${t.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
-    expect(await (await contractFetch(`${t.baseUrl}/readyz`)).json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    expect(await (await contractFetch(`${t.baseUrl}/readyz`)).json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', scanning: 'off' } });
   });
 
   it('serves the hand-written contract as YAML and JSON, the same document', async () => {
@@ -57,7 +57,14 @@ describe('operations endpoints', () => {
     expect(ts).toMatchObject({ lang: 'TypeScript', source: expect.stringContaining("client.POST('/v1/jobs', { body: {") });
     expect(served.paths['/v1/drops/{slug}'].get['x-codeSamples'][0].source).toContain(`${t.baseUrl}/v1/drops/launch-assets`);
     expect(served.paths['/healthz'].get['x-codeSamples'][0].source).not.toContain('Authorization');
-    expect(Object.keys(served['x-webhooks'])).toEqual(['submission.created', 'submission.processed', 'job.completed', 'job.failed']);
+    expect(Object.keys(served['x-webhooks'])).toEqual([
+      'submission.created',
+      'submission.processed',
+      'submission.scanned',
+      'submission.quarantined',
+      'job.completed',
+      'job.failed',
+    ]);
     expect(createJob.callbacks.webhookEvents).toBeDefined();
     for (const tool of ['ImageResizeJobCreate', 'ImageConvertJobCreate', 'VideoConvertJobCreate', 'AudioCompressJobCreate']) {
       expect(served.components.schemas[tool].example.tool).toBe(served.components.schemas[tool].properties.tool.enum[0]);

@@ -18,6 +18,8 @@ import { SubmissionsService } from '../../src/submissions/submissions.service';
 import { DropsService } from '../../src/drops/drops.service';
 import { NEW_DROP_SETTINGS } from '../support/drops';
 import { DropCache } from '../../src/drops/drop-cache';
+import { DropGate } from '../../src/drops/drop-gate';
+import { SubmissionScans } from '../../src/submissions/submission-scans';
 import { balanceOf, serviceModule, tenant } from './service-module';
 
 /** Drop counters and the intake transaction (counters, conversion job, row) on the real Postgres. */
@@ -47,6 +49,9 @@ describe('IntakeService.record and drop counters', () => {
       { provide: JobQueue, useValue: queue },
       { provide: STORAGE, useValue: storage },
       { provide: SubmissionEvents, useValue: { created: async () => undefined } },
+      // The password gate and the malware scans are the e2e suites' (drop-trust, drop-scanning).
+      { provide: DropGate, useValue: { admit: async () => undefined } },
+      { provide: SubmissionScans, useValue: { initialStatus: () => 'unscanned', scanSoon: () => undefined } },
     ]));
     intake = module.get(IntakeService);
     drops = module.get(DropsRepository);

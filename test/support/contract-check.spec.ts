@@ -12,10 +12,13 @@ describe('contract check of responses', () => {
   let baseUrl: string;
   let next: { status: number; headers?: Record<string, string>; body?: string } = { status: 200 };
 
+  // The owner's view: the entity's settings, the password shown only as hasPassword.
+  const { passwordHash: _hash, ...settings } = NEW_DROP_SETTINGS;
   const drop = {
     slug: 'launch-assets',
     name: 'Launch',
-    ...NEW_DROP_SETTINGS,
+    ...settings,
+    hasPassword: false,
     publicUrl: 'http://127.0.0.1:3000/d/launch-assets',
     createdAt: '2026-01-01T00:00:00.000Z',
   };

@@ -17,6 +17,11 @@ export const NEW_DROP_SETTINGS: DropSettings = {
   autoCompress: false,
   webhookUrl: null,
   expiresAt: null,
+  passwordHash: null,
+  maxSubmissions: null,
+  maxTotalMB: null,
+  allowedExtensions: null,
+  acceptLateUntil: null,
   submissionCount: 0,
   totalBytes: 0,
 };

@@ -44,6 +44,9 @@
   var RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
   var NETWORK_TEXT = 'The connection was interrupted before the upload finished. It continues where it stopped as soon as the connection is back.';
   var closed = Boolean(data.closed);
+  /** The drop's password once accepted; kept for this tab only (sessionStorage), sent with each upload. */
+  var password = null;
+  var PASSWORD_KEY = 'dropline:drop-password:' + drop.slug;
 
   var KIND_PLURAL = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents' };
   var KIND_SINGULAR = { image: 'an image', video: 'a video', audio: 'an audio file', document: 'a document' };
@@ -178,6 +181,9 @@
     } else if (reason === 'expired') {
       strong.textContent = 'This drop has expired.';
       rest = ' It no longer accepts files.';
+    } else if (reason === 'full') {
+      strong.textContent = 'This drop is full.';
+      rest = ' It has received all the files it takes.';
     } else {
       strong.textContent = 'This drop no longer exists.';
       rest = ' It may have been deleted by its owner. Ask the person who shared this link for a new one.';
@@ -202,6 +208,11 @@
         return { text: 'Some details are missing or invalid. ' + (serverText ? 'The server said: ' + serverText : 'Please check the form and try again.') };
       case 'file_too_large':
         return { text: 'This file is too large for this drop. ' + (serverText || 'The limit is ' + formatLimit(drop.maxFileSizeMB) + '.') + ' Choose a smaller file.' };
+      case 'drop_full':
+        return { text: 'This drop is full (it has reached its limit of files or of total size), so the file was not sent. ' + serverText, close: 'full' };
+      case 'password_required':
+      case 'wrong_password':
+        return { text: 'The drop\u2019s password has changed. Enter the new password and send again.', relock: true };
       case 'kind_not_allowed':
         return { text: 'This type of file isn\u2019t accepted here. ' + serverText };
       case 'unsupported_media_type':
@@ -405,6 +416,7 @@
       chunkSize: CHUNK,
       retryDelays: RETRY_DELAYS,
       metadata: metadataFor(file),
+      headers: password ? { 'Drop-Password': password } : {},
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       onProgress: function (sentBytes, total) {
@@ -426,7 +438,9 @@
       // Retry what may pass later (network, 5xx, 409 offset, 429); a refusal (4xx) is final.
       onShouldRetry: function (err) {
         var status = err && err.originalResponse ? err.originalResponse.getStatus() : 0;
-        var retry = !cancelled && (status === 0 || status === 409 || status === 423 || status === 429 || status >= 500);
+        var code = (errorOf(err) || {}).error;
+        var full = code && code.code === 'drop_full'; // a 409 that will not pass later
+        var retry = !cancelled && !full && (status === 0 || status === 409 || status === 423 || status === 429 || status >= 500);
         if (retry) {
           var refused = errorOf(err);
           var message = refused && refused.status ? errorMessage(refused.status, refused.error, refused.retryAfter).text : NETWORK_TEXT;
@@ -486,6 +500,7 @@
     var message = errorMessage(refused.status, error, refused.retryAfter);
     setFileState(i, 'error', message.text);
     if (message.close) closeForm(message.close);
+    if (message.relock) lock('');
     if (error && error.code === 'validation_failed') markDetails(error.details);
     if (error && (error.code === 'kind_not_allowed' || error.code === 'file_too_large')) setFieldError('file', message.text);
     var prefix = chosen.length > 1 ? '"' + chosen[i].name + '": ' : '';
@@ -577,9 +592,134 @@
     }
   });
 
-  // The drop closes at its expiry even while this page stays open (timed by the server's clock).
-  if (!closed && data.expiresAt) {
-    var left = new Date(data.expiresAt).getTime() - new Date(data.now).getTime();
+  // ---- the password of a protected drop ---------------------------------------------------
+
+  var passwordForm = $('password-form');
+  var passwordInput = $('drop-password');
+
+  function lock(text) {
+    password = null;
+    try {
+      window.sessionStorage.removeItem(PASSWORD_KEY);
+    } catch (e) {
+      /* storage off: nothing kept */
+    }
+    formArea.hidden = true;
+    passwordForm.hidden = false;
+    $('drop-password-error').textContent = text;
+    if (text) passwordInput.setAttribute('aria-invalid', 'true');
+    passwordInput.focus();
+  }
+
+  function li(text) {
+    var item = document.createElement('li');
+    item.textContent = text;
+    return item;
+  }
+
+  /** The drop as the password revealed it: its description, rules and checks. */
+  function applyDrop(view) {
+    drop = view;
+    data.drop = view;
+    var head = $('drop-title').parentNode;
+    if (view.description) {
+      var desc = document.createElement('p');
+      desc.className = 'desc';
+      desc.id = 'drop-description';
+      desc.textContent = view.description;
+      head.insertBefore(desc, $('rules'));
+    }
+    var rules = $('rules');
+    rules.textContent = '';
+    [
+      { any: 'Any type of file', image: 'Images only', video: 'Videos only', audio: 'Audio only', document: 'Documents only' }[view.allowedKinds],
+      view.allowedExtensions
+        ? 'Only ' +
+          view.allowedExtensions
+            .map(function (e) {
+              return '.' + e;
+            })
+            .join(', ') +
+          ' files'
+        : null,
+      'Up to ' + formatLimit(view.maxFileSizeMB),
+      view.maxSubmissions !== null ? 'At most ' + view.maxSubmissions + ' file' + (view.maxSubmissions === 1 ? '' : 's') + ' in all' : null,
+      view.maxTotalMB !== null ? 'Up to ' + formatLimit(view.maxTotalMB) + ' in all' : null,
+      view.requireSenderEmail ? 'Email required' : null,
+      view.requireMessage ? 'Message required' : null,
+      'Password protected',
+    ].forEach(function (text) {
+      if (text) rules.appendChild(li(text));
+    });
+    if (view.expiresAt) rules.appendChild(li('Open until ' + new Date(view.expiresAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })));
+    if (view.acceptLateUntil)
+      rules.appendChild(li('Late files accepted until ' + new Date(view.acceptLateUntil).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })));
+    $('dz-hint').textContent = 'Up to ' + formatLimit(view.maxFileSizeMB);
+    if (view.requireSenderEmail) $('senderEmail').setAttribute('aria-required', 'true');
+    if (view.requireMessage) $('message').setAttribute('aria-required', 'true');
+    if (!view.acceptingSubmissions) closeForm(view.expiresAt && new Date(view.acceptLateUntil || view.expiresAt).getTime() <= Date.now() ? 'expired' : 'full');
+  }
+
+  /** Tries a password on the drop: opens the form with it, or says why not. */
+  function unlock(candidate, quiet) {
+    var button = $('unlock');
+    button.disabled = true;
+    return fetch(data.publicUrl, { headers: { 'Drop-Password': candidate } })
+      .then(function (res) {
+        return res.json().then(function (body) {
+          if (res.status === 200) {
+            password = candidate;
+            try {
+              window.sessionStorage.setItem(PASSWORD_KEY, candidate);
+            } catch (e) {
+              /* storage off: asked again next time */
+            }
+            passwordForm.hidden = true;
+            formArea.hidden = false;
+            clearStatus();
+            applyDrop(body.drop);
+            return;
+          }
+          if (quiet) return lock('');
+          var code = body && body.error && body.error.code;
+          if (code === 'rate_limited') {
+            var wait = Math.max(1, parseInt(res.headers.get('Retry-After'), 10) || 1);
+            return lock('Too many wrong passwords. Please wait ' + wait + ' second' + (wait === 1 ? '' : 's') + ' and try again.');
+          }
+          if (code === 'wrong_password') return lock('That password is not right. Check it and try again.');
+          if (code === 'password_required') return lock('Enter the password to open this drop.');
+          return lock('The drop could not be opened (HTTP ' + res.status + '). Please try again.');
+        });
+      })
+      .catch(function () {
+        lock('The connection failed. Check it and try again.');
+      })
+      .then(function () {
+        button.disabled = false;
+      });
+  }
+
+  if (data.locked) {
+    passwordForm.addEventListener('submit', function (e) {
+      e.preventDefault();
+      passwordInput.removeAttribute('aria-invalid');
+      var candidate = passwordInput.value;
+      if (!candidate) return lock('Enter the password to open this drop.');
+      unlock(candidate, false);
+    });
+    var kept = null;
+    try {
+      kept = window.sessionStorage.getItem(PASSWORD_KEY);
+    } catch (e) {
+      /* storage off */
+    }
+    if (kept) unlock(kept, true);
+  }
+
+  // The drop closes at its expiry (or the end of its grace) even while this page stays open (timed by the server's clock).
+  var closesAt = drop.acceptLateUntil || data.expiresAt;
+  if (!closed && closesAt) {
+    var left = new Date(closesAt).getTime() - new Date(data.now).getTime();
     if (left < 2147483647)
       setTimeout(
         function () {

@@ -19,6 +19,7 @@ import type { Job } from '../job.entity';
 import { JobsRepository } from '../jobs.repository';
 import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
+import { ClamdScanner } from '../../scanning/clamd-scanner';
 
 const FETCH_TIMEOUT_MS = 120_000;
 /** How often a second entry of a running job checks whether the first run is over. */
@@ -54,6 +55,7 @@ export class RunJob {
     private readonly tools: ToolRunner,
     private readonly settle: SettleJob,
     private readonly config: AppConfig,
+    private readonly scanner: ClamdScanner,
   ) {}
 
   async process(bullJob: BullJob<MediaJobData>): Promise<void> {
@@ -67,6 +69,7 @@ export class RunJob {
     const dir = await mkdtemp(join(tmpdir(), `dropline-${job.id}-`));
     try {
       const { path: inputPath, name } = await this.fetchInput(job, dir);
+      await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
       const { output, message } = await this.tools.run(job.tool, inputPath, join(dir, 'out'), job.options, progress);
       const outputKey = newId('obj');
@@ -147,6 +150,19 @@ export class RunJob {
     const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
     await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
     return { path, name: sanitizeFileName(safeDecode(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
+  }
+
+  /**
+   * Malware scanning on (CLAMD_SOCKET/CLAMD_HOST): an infected input fails the job (`input_infected`,
+   * refunded by the fail path) before any tool reads it; a scanner that does not answer is a transient
+   * error (the attempt is retried).
+   */
+  private async refuseInfected(inputPath: string): Promise<void> {
+    if (!this.scanner.enabled) return;
+    const verdict = await this.scanner.scanFile(inputPath);
+    if ('infected' in verdict && verdict.infected) {
+      throw new JobFailure('input_infected', `The input carries malware (${verdict.signature}); it was not processed.`);
+    }
   }
 
   /** ffmpeg reports often; the row is written at most every 2 percentage points or second (wall time, not the Clock). */

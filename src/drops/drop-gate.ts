@@ -1,0 +1,92 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { createHash } from 'node:crypto';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiError } from '../common/api-error';
+import { AppConfig } from '../config/config';
+import { deploymentPrefix } from '../queue/queue.module';
+import { REDIS } from '../redis/redis.module';
+import type { Drop } from './drop.entity';
+import { verifyPassword } from './drop-password';
+
+/** Wrong passwords one address may try on one drop in a window; the next try is a 429. */
+export const WRONG_PASSWORDS_ALLOWED = 10;
+const WINDOW_SECONDS = 60;
+/** Passwords this process has verified lately, so a sender's next requests skip scrypt. */
+const VERIFIED_MAX = 5_000;
+const VERIFIED_MS = 10 * 60_000;
+
+/** Who is knocking: the `Drop-Password` header (if any) and the client address. */
+export interface SenderAccess {
+  password: string | undefined;
+  ip: string;
+}
+
+/**
+ * The password of a protected drop, on every public operation that reads it or sends to it.
+ * Wrong tries are counted per address and drop in Redis (shared by every API process; in memory
+ * while Redis is down): past WRONG_PASSWORDS_ALLOWED in a minute every try is a 429 until the
+ * window ends, the right password included — a guesser learns nothing more.
+ */
+@Injectable()
+export class DropGate {
+  private readonly logger = new Logger(DropGate.name);
+  private readonly wrongTries: RateLimiterRedis;
+  /** sha256(stored hash, password) → when it was verified. A changed password has another stored hash. */
+  private readonly verified = new Map<string, number>();
+
+  constructor(@Inject(REDIS) redis: Redis, config: AppConfig) {
+    const keyPrefix = `${deploymentPrefix(config)}:rl:drop-password`;
+    this.wrongTries = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points: WRONG_PASSWORDS_ALLOWED,
+      duration: WINDOW_SECONDS,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: WRONG_PASSWORDS_ALLOWED, duration: WINDOW_SECONDS }),
+    });
+  }
+
+  /** 401 without a password, 429 over the budget of wrong tries, 403 for a wrong one; nothing for an open drop. */
+  async admit(drop: Pick<Drop, 'id' | 'name' | 'passwordHash'>, access: SenderAccess): Promise<void> {
+    if (!drop.passwordHash) return;
+    if (!access.password) {
+      throw new ApiError(HttpStatus.UNAUTHORIZED, 'password_required', 'This drop is protected by a password; send it in the Drop-Password header.', undefined, undefined, {
+        drop: { name: drop.name, requiresPassword: true },
+      });
+    }
+    const key = `${drop.id}:${access.ip}`;
+    const spent = await this.wrongTries.get(key).catch(() => null);
+    if (spent && spent.consumedPoints >= WRONG_PASSWORDS_ALLOWED) throw tooManyTries(spent.msBeforeNext);
+    const proof = createHash('sha256').update(drop.passwordHash).update('\0').update(access.password).digest('base64');
+    const seen = this.verified.get(proof);
+    if (seen !== undefined && Date.now() - seen < VERIFIED_MS) return;
+    if (await verifyPassword(access.password, drop.passwordHash)) {
+      if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(proof, Date.now());
+      return;
+    }
+    try {
+      await this.wrongTries.consume(key, 1);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw tooManyTries(err.msBeforeNext);
+      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'Wrong drop password not counted');
+    }
+    throw ApiError.forbidden('wrong_password', 'The password for this drop is wrong.');
+  }
+}
+
+function tooManyTries(ms: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(ms / 1000));
+  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited', `Too many wrong passwords for this drop from your address; retry in ${retryAfter} s.`, undefined, {
+    'Retry-After': retryAfter,
+    'RateLimit-Limit': WRONG_PASSWORDS_ALLOWED,
+    'RateLimit-Remaining': 0,
+    'RateLimit-Reset': retryAfter,
+  });
+}
+
+/** The `Drop-Password` header as sent; several values (an array) count as none. */
+export function dropPasswordHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers['drop-password'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { firstRow, rows } from '../database/sql';
+import type { ScanStatus } from './submission.entity';
+
+export interface ScanTarget {
+  id: string;
+  dropId: string;
+  storageKey: string;
+}
+
+/** The scan columns of `submissions` (migration 1764200000300). */
+@Injectable()
+export class ScanRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** Takes a pending submission for a scan now; undefined when it is scanned already or gone. */
+  claim(id: string): Promise<ScanTarget | undefined> {
+    return firstRow<ScanTarget>(
+      this.db.manager,
+      `UPDATE submissions SET scan_attempted_at = now() WHERE id = $1 AND scan_status = 'pending'
+       RETURNING id, drop_id AS "dropId", storage_key AS "storageKey"`,
+      [id],
+    );
+  }
+
+  /**
+   * Pending submissions not tried in the last `retrySeconds` (the scanner was down, or the process
+   * that took them died), oldest attempt first, each taken by one process (SKIP LOCKED).
+   */
+  claimDue(retrySeconds: number, limit: number): Promise<ScanTarget[]> {
+    return rows<ScanTarget>(
+      this.db.manager,
+      `UPDATE submissions SET scan_attempted_at = now()
+       WHERE id IN (
+         SELECT id FROM submissions
+         WHERE scan_status = 'pending' AND (scan_attempted_at IS NULL OR scan_attempted_at < now() - make_interval(secs => $1))
+         ORDER BY scan_attempted_at NULLS FIRST LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, drop_id AS "dropId", storage_key AS "storageKey"`,
+      [retrySeconds, limit],
+    );
+  }
+
+  /** Records the verdict once: false when another scan of the same file recorded it first. */
+  async settle(id: string, status: Exclude<ScanStatus, 'pending' | 'unscanned'>, signature: string | null): Promise<boolean> {
+    const row = await firstRow(
+      this.db.manager,
+      `UPDATE submissions SET scan_status = $2, scan_signature = $3, scanned_at = now() WHERE id = $1 AND scan_status = 'pending' RETURNING id`,
+      [id, status, signature],
+    );
+    return row !== undefined;
+  }
+}

@@ -32,6 +32,11 @@ const EDITABLE = {
   autoCompress: 'auto_compress',
   webhookUrl: 'webhook_url',
   expiresAt: 'expires_at',
+  passwordHash: 'password_hash',
+  maxSubmissions: 'max_submissions',
+  maxTotalMB: 'max_total_mb',
+  allowedExtensions: 'allowed_extensions',
+  acceptLateUntil: 'accept_late_until',
 } as const satisfies Partial<Record<keyof Drop, string>>;
 
 const FIXED = { id: 'id', accountId: 'account_id', slug: 'slug', submissionCount: 'submission_count', totalBytes: 'total_bytes' } as const;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { HttpFetchModule } from '../http-fetch/http-fetch.module';
 import { MediaModule } from '../media/media.module';
 import { UploadsModule } from '../uploads/uploads.module';
@@ -10,7 +11,7 @@ import { RunJob } from './use-cases/run-job';
 
 /** The jobs domain's worker side: the queue consumers, the run use case and the reconcile sweep, over JobsModule. */
 @Module({
-  imports: [JobsModule, HttpFetchModule, MediaModule, UploadsModule],
+  imports: [JobsModule, AccountsModule, HttpFetchModule, MediaModule, UploadsModule],
   providers: [RunJob, ToolRunner, ReconcileJobs, ...MEDIA_PROCESSORS],
 })
 export class JobsWorkerModule {}

@@ -9,6 +9,7 @@ export type ScanStatus = 'unscanned' | 'pending' | 'clean' | 'infected' | 'faile
 @Entity('submissions')
 @Check('submissions_status_check', `status IN ('ready', 'processing', 'failed')`)
 @Index('submissions_drop_created_idx', { synchronize: false })
+@Index('submissions_scan_pending', { synchronize: false })
 export class Submission {
   @PrimaryColumn('text')
   id: string;
@@ -72,11 +73,11 @@ export class Submission {
   isArchived: boolean;
 
   /** Arrived after the drop's `expiresAt`, within its `acceptLateUntil` grace. */
-  @Column('boolean', { name: 'is_late' })
+  @Column('boolean', { name: 'is_late', default: false })
   isLate: boolean;
 
-  /** The malware scan (src/scanning): `unscanned` when scanning is off. */
-  @Column('text', { name: 'scan_status' })
+  /** The malware scan (src/scanning, src/submissions/submission-scans.ts): `unscanned` when scanning is off. */
+  @Column('text', { name: 'scan_status', default: 'unscanned' })
   scanStatus: ScanStatus;
 
   @Column({ type: 'text', name: 'scan_signature', nullable: true })
@@ -84,6 +85,10 @@ export class Submission {
 
   @Column({ type: 'timestamptz', name: 'scanned_at', precision: 3, nullable: true })
   scannedAt: Date | null;
+
+  /** The last scan attempt; the retry sweep takes the oldest pending first. */
+  @Column({ type: 'timestamptz', name: 'scan_attempted_at', precision: 3, nullable: true })
+  scanAttemptedAt?: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

@@ -34,6 +34,8 @@ import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { NEW_DROP_SETTINGS } from '../support/drops';
 import { balanceOf, serviceModule, tenant, type TestClock } from './service-module';
 import { StubQueue } from './stub-queue';
+import { DropGate } from '../../src/drops/drop-gate';
+import { SubmissionScans } from '../../src/submissions/submission-scans';
 
 const LEASE_MS = 30_000;
 const RESULT: StoredJobResult = { outputFormat: 'webp', outputSize: 10, outputFileName: 'out.webp' };
@@ -81,6 +83,9 @@ describe('job lifecycle use cases', () => {
         ProcessedListener,
         { provide: Contract, useFactory: () => new Contract() },
         { provide: JobQueue, useValue: queue },
+        // The drop's password/limits gate and malware scanning have their own tests (drop-trust, drop-scanning).
+        { provide: DropGate, useValue: { admit: async () => undefined } },
+        { provide: SubmissionScans, useValue: { initialStatus: () => 'unscanned', scanSoon: () => undefined } },
         { provide: STORAGE, useValue: storage },
         { provide: WebhooksService, useValue: webhookProducer },
         { provide: UploadsService, useValue: { findCurrent: async () => undefined, purgeExpired: async () => undefined } },

@@ -12,6 +12,10 @@ import { DropsRepository } from '../drops/drops.repository';
 import { IdempotencyRepository } from '../jobs/idempotency.repository';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { ServiceSecretsRepository } from '../storage/service-secrets.repository';
+import { PendingFileDeletionsRepository } from '../storage/pending-file-deletions.repository';
+import { StorageTombstonesRepository } from '../storage/storage-tombstones.repository';
+import { RetentionRepository } from '../retention/retention.repository';
+import { ExclusiveSweeps } from '../retention/exclusive-sweeps';
 import { Submission } from '../submissions/submission.entity';
 import { SubmissionsRepository } from '../submissions/submissions.repository';
 import { Upload } from '../uploads/upload.entity';
@@ -39,6 +43,9 @@ export const REPOSITORIES = [
   UploadsRepository,
   WebhookDeliveriesRepository,
   DatabaseHealthRepository,
+  PendingFileDeletionsRepository,
+  StorageTombstonesRepository,
+  RetentionRepository,
 ];
 
 @Global()
@@ -50,7 +57,7 @@ export const REPOSITORIES = [
     }),
     TypeOrmModule.forFeature([Account, ApiKey, Drop, Submission, Upload, WebhookDelivery]),
   ],
-  providers: [...REPOSITORIES, Transactions, Clock],
-  exports: [...REPOSITORIES, Transactions, Clock],
+  providers: [...REPOSITORIES, Transactions, Clock, ExclusiveSweeps],
+  exports: [...REPOSITORIES, Transactions, Clock, ExclusiveSweeps],
 })
 export class DatabaseModule {}

@@ -5,6 +5,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../common/clock';
+import { ExclusiveSweeps } from '../retention/exclusive-sweeps';
 import { QUEUES } from '../queue/queue.module';
 import { UploadsService } from '../uploads/uploads.service';
 import { JobAdmission } from './job-admission';
@@ -45,6 +46,7 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly clock: Clock,
     private readonly admission: JobAdmission,
     private readonly events: JobEvents,
+    private readonly sweeps: ExclusiveSweeps,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -75,11 +77,14 @@ export class JobSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     if (this.running) return;
     this.running = true;
     try {
-      await this.enqueueForgotten();
-      await this.promoteWaiting();
-      await this.failLost();
-      await this.settleConsequences();
-      await this.uploads.purgeExpired();
+      // One worker of the deployment sweeps at a time (a Postgres advisory lock); the others skip the tick.
+      await this.sweeps.run('job-sweeper', async () => {
+        await this.enqueueForgotten();
+        await this.promoteWaiting();
+        await this.failLost();
+        await this.settleConsequences();
+        await this.uploads.purgeExpired();
+      });
     } catch (err) {
       this.logger.warn(`Sweep failed: ${(err as Error).message}`);
     } finally {

@@ -150,7 +150,7 @@ export class JobsService {
 
   private async view(job: Job): Promise<JobView> {
     const url =
-      job.state === 'completed' && job.outputKey && job.result
+      job.state === 'completed' && job.outputKey && job.result && !job.outputExpiredAt
         ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS })
         : undefined;
     return toJobView(job, url);

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { DownloadUrlSigner } from './download-url-signer';
+import { FileDeletions } from './file-deletions';
 import { FilesController } from './files.controller';
 import { LocalStorageDriver } from './local-storage.driver';
 import { S3StorageDriver } from './s3-storage.driver';
@@ -18,7 +19,8 @@ import { STORAGE, type StorageDriver } from './storage.driver';
       useFactory: (config: AppConfig, signer: DownloadUrlSigner): StorageDriver =>
         config.STORAGE_DRIVER === 's3' ? S3StorageDriver.fromConfig(config) : new LocalStorageDriver(config.STORAGE_DIR, signer),
     },
+    FileDeletions,
   ],
-  exports: [STORAGE],
+  exports: [STORAGE, FileDeletions],
 })
 export class StorageModule {}

@@ -14,13 +14,14 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CreditsModule } from '../credits/credits.module';
 import { ProcessedListener } from '../submissions/processed-listener';
 import { SubmissionEvents } from '../submissions/submission-events';
+import { RetentionModule } from '../retention/retention.module';
 
 /**
  * The queue consumers. `npm run start:worker` runs them alone (as many copies as needed);
  * `npm start` also runs them in the API process unless WORKER_IN_PROCESS=false.
  */
 @Module({
-  imports: [HttpFetchModule, MediaModule, WebhooksModule, JobsModule, UploadsModule, CreditsModule],
+  imports: [HttpFetchModule, MediaModule, WebhooksModule, JobsModule, UploadsModule, CreditsModule, RetentionModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper, JobRunner, ToolRunner, JobEvents, JobSweeper, ImageProcessor, VideoProcessor, AudioProcessor],
   exports: [JobEvents],
 })

@@ -31,9 +31,9 @@ export class RetentionRepository {
     const result = await this.db.query(
       `UPDATE jobs j SET output_expires_at = j.finished_at + make_interval(secs => (CASE a.plan WHEN 'pro' THEN $2 WHEN 'max' THEN $3 ELSE $1 END)::float8 / 1000)
        FROM accounts a
-       WHERE a.id = j.account_id AND j.id IN (
+       WHERE a.id = j.account_id AND j.id = ANY(ARRAY(
          SELECT id FROM jobs WHERE output_key IS NOT NULL AND output_expires_at IS NULL AND submission_id IS NULL AND ${OWN_JOBS('$5')}
-         ORDER BY finished_at LIMIT $4)`,
+         ORDER BY finished_at LIMIT $4))`,
       [retention.free, retention.pro, retention.max, limit, prefix],
     );
     return result[1] ?? 0;
@@ -43,9 +43,9 @@ export class RetentionRepository {
   async expireOutputs(tx: Db, prefix: string, now: Date, limit: number): Promise<string[]> {
     const found = await rows<{ key: string }>(
       tx,
-      `UPDATE jobs SET output_expired_at = $1 WHERE id IN (
+      `UPDATE jobs SET output_expired_at = $1 WHERE id = ANY(ARRAY(
          SELECT id FROM jobs WHERE output_expires_at IS NOT NULL AND output_expired_at IS NULL AND output_expires_at <= $1 AND ${OWN_JOBS('$3')}
-         ORDER BY output_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         ORDER BY output_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        RETURNING output_key AS key`,
       [now, limit, prefix],
     );
@@ -60,9 +60,9 @@ export class RetentionRepository {
   async deleteFinishedJobs(tx: Db, prefix: string, before: Date, limit: number): Promise<{ deleted: number; outputKeys: string[] }> {
     const found = await rows<{ key: string | null }>(
       tx,
-      `DELETE FROM jobs WHERE id IN (
+      `DELETE FROM jobs WHERE id = ANY(ARRAY(
          SELECT id FROM jobs WHERE state IN ('completed', 'failed', 'canceled') AND finished_at < $1 AND NOT consequences_pending AND ${OWN_JOBS('$3')}
-         ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        RETURNING CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_key END AS key`,
       [before, limit, prefix],
     );
@@ -72,8 +72,8 @@ export class RetentionRepository {
   /** Deletes up to `limit` settled webhook deliveries created before `before`. */
   async deleteSettledDeliveries(before: Date, limit: number): Promise<number> {
     const result = await this.db.query(
-      `DELETE FROM webhook_deliveries WHERE id IN (
-         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM webhook_deliveries WHERE id = ANY(ARRAY(
+         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
       [before, limit],
     );
     return result[1] ?? 0;
@@ -82,8 +82,8 @@ export class RetentionRepository {
   /** Deletes up to `limit` idempotency records expired at `now` (a replay past expiry runs again anyway). */
   async deleteExpiredIdempotency(now: Date, limit: number): Promise<number> {
     const result = await this.db.query(
-      `DELETE FROM idempotency_records WHERE (api_key_id, key) IN (
-         SELECT api_key_id, key FROM idempotency_records WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM idempotency_records WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM idempotency_records WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
       [now, limit],
     );
     return result[1] ?? 0;
@@ -94,14 +94,14 @@ export class RetentionRepository {
    * submission's original or processed file. Each lookup is an index probe.
    */
   async referenced(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
     const found = await rows<{ key: string }>(
       this.db,
-      `SELECT k AS key FROM unnest($1::text[]) k
-       WHERE EXISTS (SELECT 1 FROM jobs WHERE output_key = k AND output_key IS NOT NULL AND output_expired_at IS NULL)
-          OR EXISTS (SELECT 1 FROM uploads WHERE storage_key = k)
-          OR EXISTS (SELECT 1 FROM submissions WHERE storage_key = k)
-          OR EXISTS (SELECT 1 FROM submissions WHERE processed_key = k AND processed_key IS NOT NULL)
-          OR EXISTS (SELECT 1 FROM pending_file_deletions WHERE storage_key = k)`,
+      `SELECT output_key AS key FROM jobs WHERE output_key = ANY($1::text[]) AND output_key IS NOT NULL AND output_expired_at IS NULL
+       UNION SELECT storage_key FROM uploads WHERE storage_key = ANY($1::text[])
+       UNION SELECT storage_key FROM submissions WHERE storage_key = ANY($1::text[])
+       UNION SELECT processed_key FROM submissions WHERE processed_key = ANY($1::text[]) AND processed_key IS NOT NULL
+       UNION SELECT storage_key FROM pending_file_deletions WHERE storage_key = ANY($1::text[])`,
       [keys],
     );
     return new Set(found.map((r) => r.key));

@@ -30,7 +30,7 @@ export class StorageTombstonesRepository {
   /** Forgets up to `limit` tombstones older than `before` (no URL signed before them is still valid). */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
     const result = await this.db.query(
-      'DELETE FROM storage_tombstones WHERE storage_key IN (SELECT storage_key FROM storage_tombstones WHERE purged_at < $1 ORDER BY purged_at LIMIT $2)',
+      'DELETE FROM storage_tombstones WHERE storage_key = ANY(ARRAY(SELECT storage_key FROM storage_tombstones WHERE purged_at < $1 ORDER BY purged_at LIMIT $2))',
       [before, limit],
     );
     return result[1] ?? 0;

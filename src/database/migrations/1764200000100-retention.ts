@@ -33,7 +33,7 @@ export class Retention1764200000100 implements MigrationInterface {
       )`);
     await q.query('CREATE INDEX pending_file_deletions_created_idx ON pending_file_deletions (created_at)');
     // Which row references a stored file: the storage reconciliation's lookups.
-    await q.query('CREATE INDEX jobs_output_key_idx ON jobs (output_key) WHERE output_key IS NOT NULL');
+    await q.query('CREATE INDEX jobs_output_key_idx ON jobs (output_key) WHERE output_key IS NOT NULL AND output_expired_at IS NULL');
     await q.query('CREATE INDEX submissions_storage_key_idx ON submissions (storage_key)');
     await q.query('CREATE INDEX submissions_processed_key_idx ON submissions (processed_key) WHERE processed_key IS NOT NULL');
     await q.query('CREATE INDEX uploads_storage_key_idx ON uploads (storage_key)');

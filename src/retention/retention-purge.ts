@@ -70,14 +70,13 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
   private async purge(): Promise<Record<string, number>> {
     const now = this.clock.now();
     const done = {
-      output: await this.batches(() => this.expireOutputs(now)),
-      job: await this.batches(() => this.deleteJobs(new Date(now.getTime() - this.config.JOB_RETENTION))),
-      delivery: await this.batches(() => this.retention.deleteSettledDeliveries(new Date(now.getTime() - this.config.DELIVERY_RETENTION), PURGE_BATCH)),
-      idempotency: await this.batches(() => this.retention.deleteExpiredIdempotency(now, PURGE_BATCH)),
-      tombstone: await this.batches(() => this.tombstones.deleteOlderThan(new Date(now.getTime() - TOMBSTONE_RETENTION_MS), PURGE_BATCH)),
-      file: await this.batches(() => this.retryFileDeletions(new Date(now.getTime() - INLINE_DELETION_GRACE_MS))),
+      output: await this.batches('output', () => this.expireOutputs(now)),
+      job: await this.batches('job', () => this.deleteJobs(new Date(now.getTime() - this.config.JOB_RETENTION))),
+      delivery: await this.batches('delivery', () => this.retention.deleteSettledDeliveries(new Date(now.getTime() - this.config.DELIVERY_RETENTION), PURGE_BATCH)),
+      idempotency: await this.batches('idempotency', () => this.retention.deleteExpiredIdempotency(now, PURGE_BATCH)),
+      tombstone: await this.batches('tombstone', () => this.tombstones.deleteOlderThan(new Date(now.getTime() - TOMBSTONE_RETENTION_MS), PURGE_BATCH)),
+      file: await this.batches('file', () => this.retryFileDeletions(new Date(now.getTime() - INLINE_DELETION_GRACE_MS))),
     };
-    for (const [kind, count] of Object.entries(done)) if (count > 0) purgedTotal.inc({ kind }, count);
     const total = Object.values(done).reduce((a, b) => a + b, 0);
     if (total > 0)
       this.logger.log(
@@ -89,12 +88,13 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
     return done;
   }
 
-  /** Runs `batch` until it returns less than a full batch, or MAX_BATCHES_PER_TICK times. */
-  private async batches(batch: () => Promise<number>): Promise<number> {
+  /** Runs `batch` until it returns less than a full batch, or MAX_BATCHES_PER_TICK times; counted in the metric as each batch ends. */
+  private async batches(kind: string | undefined, batch: () => Promise<number>): Promise<number> {
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
       const n = await batch();
       total += n;
+      if (kind && n > 0) purgedTotal.inc({ kind }, n);
       if (n < PURGE_BATCH) break;
     }
     return total;
@@ -106,7 +106,7 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
    * after it commits the files go.
    */
   private async expireOutputs(now: Date): Promise<number> {
-    await this.batches(() => this.retention.stampOutputs(this.prefix, outputRetention(this.config), PURGE_BATCH));
+    await this.batches(undefined, () => this.retention.stampOutputs(this.prefix, outputRetention(this.config), PURGE_BATCH));
     const keys = await this.transactions.run(async (tx) => {
       const expired = await this.retention.expireOutputs(tx, this.prefix, now, PURGE_BATCH);
       await this.tombstones.record(tx, expired, 'output_expired', now);

@@ -7,6 +7,7 @@ import { Clock } from '../../src/common/clock';
 import { migrate } from '../../src/database/migrations/migrate';
 import { RetentionPurge } from '../../src/retention/retention-purge';
 import { StorageReconciliation } from '../../src/retention/storage-reconciliation';
+import { WebhookSweeper } from '../../src/webhooks/webhook-sweeper';
 import type { LocalStorageDriver } from '../../src/storage/local-storage.driver';
 import { STORAGE, type StoredObject } from '../../src/storage/storage.driver';
 import { contractFetch } from '../support/contract-check';
@@ -95,14 +96,18 @@ describe('retention', () => {
     expect(kept).toBeGreaterThanOrEqual(5000);
     expect(kept).toBeLessThan(5000 + 5000);
 
+    // The rows are marked in a transaction, the files deleted right after it commits.
+    expect(await eventually(async () => !(await storage.exists(outputKey)), 5000)).toBe(true);
     const gone = await contractFetch(url);
     expect(gone.status).toBe(410);
     expect((await gone.json()).error.code).toBe('output_expired');
-    expect(await storage.exists(outputKey)).toBe(false);
     // The job's input (an upload, kept 24 h) is not an output: untouched.
     expect(await storage.exists(input.storageKey)).toBe(true);
 
-    const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const metrics = await eventually(async () => {
+      const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      return /dropline_purged_total\{kind="output"\} [1-9]/.test(text) ? text : undefined;
+    }, 5000);
     expect(metrics).toMatch(/dropline_purged_total\{kind="output"\} [1-9]/);
     expect(metrics).toMatch(/dropline_sweep_duration_seconds_count\{task="retention-purge"\} [1-9]/);
   });
@@ -120,6 +125,27 @@ describe('retention', () => {
       expect(await eventually(() => purge.tick(), 10_000)).toMatchObject({ output: expect.any(Number) });
     } finally {
       await other.end();
+    }
+  });
+
+  it('the webhook sweeper also runs in one process at a time: with its lock held elsewhere, an overdue delivery waits for the next tick', async () => {
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, account_id, event_type, url, message_id, body, status, attempts, next_attempt_at, created_at)
+       VALUES ('whd_overdue', $1, 'job.completed', 'http://127.0.0.1:9/hook', 'msg_overdue', '{}', 'pending', '[]', now() - interval '1 hour', now() - interval '1 hour')`,
+      [tenant.account.id],
+    );
+    const sweeper = t.app.get(WebhookSweeper);
+    const other = new Client({ connectionString: databaseUrl });
+    await other.connect();
+    const name = `dropline:${t.queuePrefix}:webhook-sweeper`;
+    try {
+      expect((await other.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [name])).rows[0].ok).toBe(true);
+      expect(await sweeper.sweep()).toBe(0);
+      await other.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+      expect(await sweeper.sweep()).toBe(1);
+    } finally {
+      await other.end();
+      await db.query("DELETE FROM webhook_deliveries WHERE id = 'whd_overdue'");
     }
   });
 

@@ -2,7 +2,7 @@
 -- 0.4 n webhook deliveries, 0.2 n idempotency records (99.4 % expired), 0.2 n submissions over
 -- 0.01 n drops (one drop holds a tenth of them), 0.1 n debits of one key this month. At n = 5 M:
 -- 5 M jobs, 2 M deliveries, 1 M idempotency records, 1 M submissions over 50 k drops.
--- Key `key_1` (account `acc_1`) owns a tenth of the jobs. Jobs span 100 days, so the purges have
+-- Key `key_1` (account `acc_1`) owns a tenth of the jobs, none failed or canceled (a rare state: the worst case of a state filter). Jobs span 100 days, so the purges have
 -- a backlog (rows past 90 days, outputs due for 10 days) as after a retention change.
 -- psql variables: n (jobs), prefix (the deployment's queue prefix).
 SET synchronous_commit = off;
@@ -69,5 +69,5 @@ INSERT INTO spend_counters (api_key_id, day, spent)
 SELECT api_key_id, (created_at AT TIME ZONE 'UTC')::date, -SUM(delta) FROM credit_ledger WHERE reason = 'job_debit' GROUP BY 1, 2;
 
 INSERT INTO uploads (id, account_id, storage_key, file_name, file_size, file_mime, file_kind, created_at, expires_at)
-SELECT 'upl_' || g, 'acc_' || (1 + g % accounts), 'obj_upl_' || g, 'in.png', 1000, 'image/png', 'image', now() - g * interval '1 min', now() - g * interval '1 min' + interval '24 hours'
-FROM scale, generate_series(1, n / 100) g;
+SELECT 'upl_' || g, 'acc_' || (1 + g % accounts), 'obj_upl_' || g, 'in.png', 1000, 'image/png', 'image', ts, ts + interval '24 hours'
+FROM (SELECT g, accounts, now() - (g::float8 / greatest(1000, n / 100)) * interval '3 days' AS ts FROM scale, generate_series(1, greatest(1000, n / 100)) g) s;

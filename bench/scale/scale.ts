@@ -97,7 +97,8 @@ async function statements(prefix: string): Promise<Statement[]> {
   await call('admission', 'withdraw: idempotency records naming a job', (db) => new IdempotencyRepository(db).deleteForJob(db, 'job_0000000010'));
   // List endpoints, first page (limit 20 + 1).
   await call('list', 'GET /v1/jobs (key_1)', (db) => jobs(db).listForKey('key_1', 21, {}));
-  await call('list', 'GET /v1/jobs?state=failed (key_1)', (db) => jobs(db).listForKey('key_1', 21, { state: 'failed' }));
+  await call('list', 'GET /v1/jobs?state=failed (key_1: none)', (db) => jobs(db).listForKey('key_1', 21, { state: 'failed' }));
+  await call('list', 'GET /v1/jobs?state=completed (key_1)', (db) => jobs(db).listForKey('key_1', 21, { state: 'completed' }));
   await call('list', 'GET /v1/jobs?state=completed&tool=audio-compress (key_1)', (db) => jobs(db).listForKey('key_1', 21, { state: 'completed', tool: 'audio-compress' }));
   await call('list', 'GET /v1/jobs?tool=video-convert (key_1)', (db) => jobs(db).listForKey('key_1', 21, { tool: 'video-convert' }));
   const deliveries = (db: any) => new WebhookDeliveriesRepository(db);
@@ -167,6 +168,8 @@ interface Measured {
   plan?: string;
 }
 
+/** Below this, a server time is a handful of buffer lookups and the machine's noise: ratios compare at least this. */
+const NOISE_FLOOR_MS = 0.1;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function measure(n: number, stmts: Statement[], withPlans: boolean): Promise<Measured[]> {
@@ -270,10 +273,10 @@ async function main(): Promise<void> {
 
   const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
   const lines = [
-    `| Statement | ${SMALL.toLocaleString('en')} jobs: server (client) | ${LARGE.toLocaleString('en')} jobs: server (client) | Ratio (server) | < 2× |`,
+    `| Statement | ${SMALL.toLocaleString('en')} jobs: server (client) | ${LARGE.toLocaleString('en')} jobs: server (client) | Ratio (server, ≥ ${NOISE_FLOOR_MS} ms) | < 2× |`,
     '| --- | --- | --- | --- | --- |',
     ...stmts.map((s, i) => {
-      const ratio = large[i].serverMs / small[i].serverMs;
+      const ratio = Math.max(large[i].serverMs, NOISE_FLOOR_MS) / Math.max(small[i].serverMs, NOISE_FLOOR_MS);
       const cell = (m: Measured) => `${fmt(m.serverMs)} ms (${fmt(m.clientMs)} ms), ${m.rows} rows`;
       return `| ${s.group}: ${s.name} | ${cell(small[i])} | ${cell(large[i])} | ${ratio.toFixed(2)}× | ${ratio < 2 ? 'yes' : '**no**'} |`;
     }),

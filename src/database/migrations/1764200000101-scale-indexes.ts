@@ -15,6 +15,8 @@ export class ScaleIndexes1764200000101 implements MigrationInterface {
     // GET /v1/jobs?state=…&tool=… for a key with many jobs.
     await q.query('CREATE INDEX jobs_key_state_tool_idx ON jobs (api_key_id, state, tool, created_at DESC, id DESC)');
     await q.query('CREATE INDEX jobs_key_tool_idx ON jobs (api_key_id, tool, created_at DESC, id DESC)');
+    // A state alone: walking the key's index in order and filtering took 4.9 s for a key with 500 k jobs and none failed.
+    await q.query('CREATE INDEX jobs_key_state_idx ON jobs (api_key_id, state, created_at DESC, id DESC)');
     // Submissions filtered by isStarred / isArchived in a big drop.
     await q.query('CREATE INDEX submissions_drop_starred_idx ON submissions (drop_id, created_at DESC, id DESC) WHERE is_starred');
     await q.query('CREATE INDEX submissions_drop_archived_idx ON submissions (drop_id, is_archived, created_at DESC, id DESC)');
@@ -28,6 +30,7 @@ export class ScaleIndexes1764200000101 implements MigrationInterface {
     await q.query('DROP INDEX idempotency_records_job_idx');
     await q.query('DROP INDEX submissions_drop_archived_idx');
     await q.query('DROP INDEX submissions_drop_starred_idx');
+    await q.query('DROP INDEX jobs_key_state_idx');
     await q.query('DROP INDEX jobs_key_tool_idx');
     await q.query('DROP INDEX jobs_key_state_tool_idx');
     await q.query('DROP INDEX webhook_deliveries_account_status_idx');

@@ -248,7 +248,7 @@ async function hotUpdates(n: number): Promise<{ fillfactor: number; updates: num
           await jobs.setProgress(id, k * 18);
         }
         await jobs.complete(id, `obj_hot_${id}`, { outputFormat: 'jpeg', outputSize: 1, outputFileName: 'x.jpg' }, new Date());
-        await jobs.markRefunded(db as any, id);
+        await jobs.markRefunded(db, id);
       }
     } finally {
       await db.end();

@@ -185,6 +185,33 @@ describe('retention', () => {
     }
   });
 
+  it("an auto-conversion's output is its submission's processed file: kept past OUTPUT_RETENTION and past its job row", async () => {
+    const drop = await tenant.client.POST('/v1/drops', { body: { name: 'converted', allowedKinds: 'image', autoConvertTo: 'webp' } });
+    const slug = drop.data!.drop.slug;
+    const sent = await submit(t, slug, form({}, { data: await png(40, 30), name: 'photo.png', type: 'image/png' }));
+    expect(sent.status).toBe(201);
+    const processedKey = await eventually(
+      async () => (await db.query('SELECT processed_key FROM submissions WHERE id = $1', [sent.body.submission.id])).rows[0]?.processed_key as string | null,
+      30_000,
+      200,
+    );
+    expect(processedKey).toEqual(expect.any(String));
+    const clock = t.app.get(Clock, { strict: false });
+    const realNow = clock.now.bind(clock);
+    try {
+      clock.now = () => new Date(realNow().getTime() + 91 * 24 * 3600_000);
+      await freshTick();
+      expect((await db.query('SELECT count(*)::int AS n FROM jobs WHERE submission_id = $1', [sent.body.submission.id])).rows[0].n).toBe(0);
+    } finally {
+      clock.now = realNow;
+    }
+    expect(await storage.exists(processedKey!)).toBe(true);
+    const link = await tenant.client.GET('/v1/drops/{slug}/submissions/{id}/download', {
+      params: { path: { slug, id: sent.body.submission.id }, query: { processed: true } },
+    });
+    expect((await contractFetch(link.data!.url)).status).toBe(200);
+  });
+
   it('a drop deleted while storage fails: its files are recorded and deleted by a later purge, never left forever', async () => {
     const drop = await tenant.client.POST('/v1/drops', { body: { name: 'to delete' } });
     const slug = drop.data!.drop.slug;

@@ -2,7 +2,7 @@
  * Scale test (issue 21 item 3): every sweeper/purge statement and every list query, at 10 k jobs and
  * at 5 M (bench/scale/fill.sql), each must stay under 2× its 10 k time.
  *
- *   node -r @swc-node/register bench/scale/scale.ts [--jobs=5000000] [--small=10000] [--reuse] [--runs=7]
+ *   npm run bench:scale -- [--jobs=5000000] [--small=10000] [--reuse] [--runs=7]
  *
  * Databases `dropline_bench_scale_<n>` on DATABASE_URL's server (default the local one), kept for
  * `--reuse`. The statements are the repositories' own SQL: each repository method is called once

@@ -8,6 +8,7 @@ import { DropsRepository } from '../../src/drops/drops.repository';
 import { IdempotencyService } from '../../src/jobs/idempotency.service';
 import { JobAdmission } from '../../src/jobs/job-admission';
 import { JobQueue } from '../../src/jobs/job-queue';
+import { FileDeletions } from '../../src/storage/file-deletions';
 import { STORAGE } from '../../src/storage/storage.driver';
 import { AutoConvertService } from '../../src/submissions/auto-convert.service';
 import { IntakeService } from '../../src/submissions/intake.service';
@@ -42,6 +43,7 @@ describe('IntakeService.record and drop counters', () => {
       { provide: Contract, useFactory: () => new Contract() },
       { provide: JobQueue, useValue: queue },
       { provide: STORAGE, useValue: storage },
+      FileDeletions,
       { provide: SubmissionEvents, useValue: { created: async () => undefined } },
     ]));
     intake = module.get(IntakeService);

@@ -886,6 +886,7 @@ export type components = {
          *     - `idempotency_conflict` — 409: the idempotency key was used with another body
          *     - `cannot_cancel` — 409: the job is no longer queued
          *     - `drop_expired` — 410: the drop stopped accepting files
+         *     - `output_expired` — 410: the job's output was removed by retention (the README's Retention)
          *     - `upload_expired` — 410: the tus upload expired before it was completed
          *     - `tus_version_unsupported` — 412: the tus request has no `Tus-Resumable: 1.0.0`
          *     - `tus_extension_unsupported` — 400: the tus request uses an extension this server does not offer (`Upload-Concat`: concatenation); `Tus-Extension` lists the ones it does
@@ -904,7 +905,7 @@ export type components = {
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1420,13 +1421,26 @@ export type components = {
             /** @example /v1/jobs/job_3Hk9sLq2Wm7Zx0Pc */
             statusUrl: string;
         };
-        /** @description Present once the job has completed, otherwise null. */
+        /**
+         * @description Present once the job has completed, otherwise null. The output is kept for the account's
+         *     plan's retention (free 24 h, pro 7 days, max 30 days, counted from `finishedAt`; see the
+         *     README's Retention). Once it is removed the result stays, with `expiredAt` set and
+         *     `downloadUrl` null, and a download URL handed out before answers 410 `output_expired`.
+         */
         JobResult: {
             /** @enum {string} */
             status: "converted";
             outputFormat: string;
-            /** Format: uri */
-            downloadUrl: string;
+            /**
+             * Format: uri
+             * @description Signed afresh at each read, valid 1 hour; null once the output expired.
+             */
+            downloadUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When retention removed the output; null while it can be downloaded.
+             */
+            expiredAt: string | null;
             outputSize: number;
             /** @description Absent for audio-compress. */
             message?: string;
@@ -3723,6 +3737,15 @@ export interface operations {
             };
             /** @description `not_found`: no such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `output_expired`: the file was a job output and retention removed it. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,11 +25,12 @@ import { ToolsModule } from './tools/tools.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { TusModule } from './tus/tus.module';
 import { ScanningModule } from './scanning/scanning.module';
+import { ExclusiveSweepsModule } from './retention/retention.module';
 
 /** Shared infrastructure: config, contract, Postgres, Redis. Both the API and the worker import it. */
 @Module({
-  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule],
-  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule],
+  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule, ExclusiveSweepsModule],
+  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule, ExclusiveSweepsModule],
 })
 export class CoreModule {}
 

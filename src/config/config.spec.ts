@@ -18,3 +18,23 @@ describe('SIGNING_SECRET', () => {
     }
   });
 });
+
+describe('retention durations', () => {
+  it('reads 30s, 24h, 7d (the ms package) in milliseconds, with the documented defaults', () => {
+    const config = loadConfig({ OUTPUT_RETENTION: '30s', JOB_RETENTION: '24h', DELIVERY_RETENTION: '7d' });
+    expect([config.OUTPUT_RETENTION, config.JOB_RETENTION, config.DELIVERY_RETENTION]).toEqual([30_000, 86_400_000, 604_800_000]);
+    const defaults = loadConfig({});
+    expect([defaults.OUTPUT_RETENTION, defaults.JOB_RETENTION, defaults.DELIVERY_RETENTION, defaults.PURGE_INTERVAL]).toEqual([
+      undefined,
+      90 * 86_400_000,
+      30 * 86_400_000,
+      300_000,
+    ]);
+  });
+
+  it('refuses what is not a duration, naming the variable', () => {
+    for (const value of ['soon', '-5m', '7 fortnights', 'd']) expect(() => loadConfig({ JOB_RETENTION: value })).toThrow(/JOB_RETENTION must be a duration/);
+    expect(() => loadConfig({ PURGE_INTERVAL: 'never' })).toThrow(/PURGE_INTERVAL/);
+    expect(() => loadConfig({ OUTPUT_RETENTION: '10ms' })).toThrow(/OUTPUT_RETENTION/);
+  });
+});

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import ms, { type StringValue } from 'ms';
 import { availableParallelism } from 'node:os';
 import { IsIn, IsInt, IsNotIn, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 
@@ -6,6 +7,12 @@ import { IsIn, IsInt, IsNotIn, IsOptional, IsString, Max, Min, MinLength, valida
 const EXAMPLE_SECRETS = ['change-me-to-a-long-random-string'];
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+/** A duration like `30s`, `24h`, `7d` (the `ms` package's format) in milliseconds; NaN when it is not one. */
+const toDurationMs = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '' || typeof value === 'number') return value === '' ? undefined : value;
+  const parsed = typeof value === 'string' && /^\s*\d/.test(value) ? ms(value as StringValue) : undefined;
+  return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : Number.NaN;
+};
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -273,6 +280,33 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   SCAN_RETRY_SECONDS = 15;
+
+  /**
+   * Retention (docs/retention.md), durations like `30s`, `24h`, `7d`. OUTPUT_RETENTION, when set,
+   * replaces every plan's output retention (free 24 h, pro 7 d, max 30 d); job rows and settled
+   * webhook deliveries are deleted after JOB_RETENTION / DELIVERY_RETENTION; PURGE_INTERVAL is how
+   * often one process of the deployment runs the purges.
+   */
+  @IsOptional()
+  @Transform(toDurationMs)
+  @IsInt({ message: 'OUTPUT_RETENTION must be a duration such as 30s, 24h or 7d' })
+  @Min(1000)
+  OUTPUT_RETENTION?: number;
+
+  @Transform(toDurationMs)
+  @IsInt({ message: 'JOB_RETENTION must be a duration such as 30s, 24h or 90d' })
+  @Min(1000)
+  JOB_RETENTION = ms('90d');
+
+  @Transform(toDurationMs)
+  @IsInt({ message: 'DELIVERY_RETENTION must be a duration such as 30s, 24h or 30d' })
+  @Min(1000)
+  DELIVERY_RETENTION = ms('30d');
+
+  @Transform(toDurationMs)
+  @IsInt({ message: 'PURGE_INTERVAL must be a duration such as 1s, 5m or 1h' })
+  @Min(100)
+  PURGE_INTERVAL = ms('5m');
 
   @IsOptional()
   @IsString()

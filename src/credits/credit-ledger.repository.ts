@@ -32,17 +32,27 @@ export class CreditLedgerRepository {
       e.reason,
       e.at,
     ]);
+    // A key's debits per UTC day, kept in the debit's transaction: what the spend caps read.
+    if (e.reason === 'job_debit' && e.apiKeyId) {
+      await tx.query(
+        `INSERT INTO spend_counters (api_key_id, day, spent) VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3)
+         ON CONFLICT (api_key_id, day) DO UPDATE SET spent = spend_counters.spent + EXCLUDED.spent`,
+        [e.apiKeyId, e.at, -e.delta],
+      );
+    }
   }
 
   /**
-   * Credits a key was debited since each of its cap windows' starts, in one statement. Debits only
-   * (decision §2): a refund gives the credits back but does not reopen a cap.
+   * Credits a key was debited since each of its cap windows' starts (UTC day and month starts), in
+   * one statement over at most 31 daily counters — not a month of ledger rows under the account
+   * lock. Debits only (decision §2): a refund gives the credits back but does not reopen a cap.
    */
   async spentSince(tx: Db, apiKeyId: string, dayStart: Date, monthStart: Date): Promise<{ day: number; month: number }> {
     const row = await firstRow<{ day: string; month: string }>(
       tx,
-      `SELECT COALESCE(-SUM(delta) FILTER (WHERE created_at >= $2), 0) AS day, COALESCE(-SUM(delta) FILTER (WHERE created_at >= $3), 0) AS month
-       FROM credit_ledger WHERE api_key_id = $1 AND reason = 'job_debit' AND created_at >= LEAST($2::timestamptz, $3::timestamptz)`,
+      `SELECT COALESCE(SUM(spent) FILTER (WHERE day >= ($2::timestamptz AT TIME ZONE 'UTC')::date), 0) AS day,
+              COALESCE(SUM(spent) FILTER (WHERE day >= ($3::timestamptz AT TIME ZONE 'UTC')::date), 0) AS month
+       FROM spend_counters WHERE api_key_id = $1 AND day >= (LEAST($2::timestamptz, $3::timestamptz) AT TIME ZONE 'UTC')::date`,
       [apiKeyId, dayStart, monthStart],
     );
     return { day: Number(row!.day), month: Number(row!.month) };
@@ -53,9 +63,11 @@ export class CreditLedgerRepository {
     const after = decodeCursor(cursor, SERIAL_ID);
     const found = await rows<{ id: string; delta: number; reason: LedgerReason; job_id: string | null; created_at: Date }>(
       this.db.manager,
-      `SELECT id::text, delta, reason, job_id, created_at FROM credit_ledger
-        WHERE account_id = $1 ${after ? 'AND (created_at, id) < ($3, $4::bigint)' : ''}
-        ORDER BY created_at DESC, id DESC LIMIT $2`,
+      // Ordered by the bigint column, not the text it is read as: `ORDER BY id` named the output
+      // column `id::text`, so '9' sorted after '10' and a page boundary could skip a row.
+      `SELECT l.id::text AS id, l.delta, l.reason, l.job_id, l.created_at FROM credit_ledger l
+        WHERE l.account_id = $1 ${after ? 'AND (l.created_at, l.id) < ($3, $4::bigint)' : ''}
+        ORDER BY l.created_at DESC, l.id DESC LIMIT $2`,
       after ? [accountId, limit + 1, after.createdAt, after.id] : [accountId, limit + 1],
     );
     const page = paginate(

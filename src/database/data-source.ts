@@ -14,6 +14,9 @@ import { JobWaitingForSlot1764000000100 } from './migrations/1764000000100-job-w
 import { JobRunLease1764000000101 } from './migrations/1764000000101-job-run-lease';
 import { JobConsequences1764000000102 } from './migrations/1764000000102-job-consequences';
 import { DropsNotify1764100000200 } from './migrations/1764100000200-drops-notify';
+import { Retention1764200000100 } from './migrations/1764200000100-retention';
+import { ScaleIndexes1764200000101 } from './migrations/1764200000101-scale-indexes';
+import { SpendCounters1764200000102 } from './migrations/1764200000102-spend-counters';
 import { DropTrust1764200000300 } from './migrations/1764200000300-drop-trust';
 
 /**
@@ -37,6 +40,9 @@ export const MIGRATIONS = [
   JobRunLease1764000000101,
   JobConsequences1764000000102,
   DropsNotify1764100000200,
+  Retention1764200000100,
+  ScaleIndexes1764200000101,
+  SpendCounters1764200000102,
   DropTrust1764200000300,
 ];
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { DropCreate, DropUpdate, Drop as DropView } from '../../generated/types';
 import type { Account } from '../accounts/account.entity';
 import { ApiError } from '../common/api-error';
@@ -8,7 +8,7 @@ import { newId, randomSlug } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf } from '../config/plans';
 import { Transactions } from '../database/transactions';
-import { STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { FileDeletions } from '../storage/file-deletions';
 import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules } from './drop-rules';
 import { hashPassword } from './drop-password';
@@ -24,7 +24,7 @@ export class DropsService {
     private readonly drops: DropsRepository,
     private readonly cache: DropCache,
     private readonly transactions: Transactions,
-    @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly fileDeletions: FileDeletions,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
@@ -123,14 +123,16 @@ export class DropsService {
     // lock, so they queue up exactly then): the FK cascade removed those rows and their files
     // stayed on disk for good. Now an intake still in flight waits for this transaction, then
     // finds no drop (404) and removes its own file; everything committed before is returned here.
-    const files = await this.transactions.run(async (tx) => {
+    // The keys are recorded in the same transaction (FileDeletions): a storage failure after the
+    // commit leaves them recorded, and the retention purge deletes them later, never forgets them.
+    const keys = await this.transactions.run(async (tx) => {
       await this.drops.lock(tx, drop.id);
-      return this.drops.deleteWithSubmissions(tx, drop.id);
+      const deleted = await this.drops.deleteWithSubmissions(tx, drop.id);
+      const stored = deleted.flatMap((f) => [f.storageKey, f.processedKey]);
+      await this.fileDeletions.record(tx, stored);
+      return stored;
     });
-    const keys = files.flatMap((f) => [f.storageKey, f.processedKey]).filter((k): k is string => Boolean(k));
-    if (keys.length > 0) {
-      await this.storage.deleteMany(keys).catch((err: Error) => this.logger.error(`Drop ${drop.id}: stored files left behind: ${err.message}`));
-    }
+    if (!(await this.fileDeletions.removeNow(keys))) this.logger.warn(`Drop ${drop.id}: stored files not deleted yet, retried by the purge`);
     return drop;
   }
 

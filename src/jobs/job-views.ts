@@ -4,20 +4,25 @@ import type { Job } from './job.entity';
 /** How long a result's signed download URL stays valid. */
 export const RESULT_URL_SECONDS = 3600;
 
-/** The API shape of a job; `downloadUrl` is passed in because it is signed at each read. */
+/**
+ * The API shape of a job; `downloadUrl` is passed in because it is signed at each read. Once
+ * retention removed the output (docs/retention.md) the result stays, with `expiredAt` and no URL.
+ */
 export function toJobView(job: Job, downloadUrl?: string): JobView {
   const r = job.result;
+  const expiredAt = job.outputExpiredAt ?? null;
   return {
     id: job.id,
     tool: job.tool,
     state: job.state,
     progress: job.progress,
     result:
-      job.state === 'completed' && r && downloadUrl
+      job.state === 'completed' && r && (downloadUrl || expiredAt)
         ? {
             status: 'converted',
             outputFormat: r.outputFormat,
-            downloadUrl,
+            downloadUrl: expiredAt ? null : downloadUrl!,
+            expiredAt: expiredAt?.toISOString() ?? null,
             outputSize: r.outputSize,
             ...(r.message !== undefined ? { message: r.message } : {}),
             ...(r.width !== undefined ? { width: r.width } : {}),

@@ -93,6 +93,10 @@ export class Job {
   @Column({ type: 'text', name: 'output_key', nullable: true })
   outputKey: string | null;
 
+  /** When retention removed the output (docs/retention.md): the job still reads, without a download URL. */
+  @Column({ type: 'timestamptz', name: 'output_expired_at', precision: 3, nullable: true })
+  outputExpiredAt: Date | null;
+
   @Column({ type: 'text', name: 'error_code', nullable: true })
   errorCode: string | null;
 

@@ -29,7 +29,7 @@ const FAIR_SHARE_RANK = `(SELECT count(*) FROM jobs ahead WHERE ahead.account_id
 const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, queue, state, progress, input, options,
   webhook_url AS "webhookUrl", cost, result, output_key AS "outputKey", error_code AS "errorCode",
   error_message AS "errorMessage", refunded, enqueued_at AS "enqueuedAt", submission_id AS "submissionId",
-  queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
+  queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", output_expired_at AS "outputExpiredAt", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
 
 /** What a job's end must be followed by beyond promotion: its webhook, its submission's update (JobEvents). */
 const HAS_CONSEQUENCES = '(webhook_url IS NOT NULL OR submission_id IS NOT NULL)';

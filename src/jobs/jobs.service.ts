@@ -65,7 +65,7 @@ export class JobsService {
   /** The API shape of a job, its download URL signed now. */
   async view(job: Job): Promise<JobView> {
     const url =
-      job.state === 'completed' && job.outputKey && job.result
+      job.state === 'completed' && job.outputKey && job.result && !job.outputExpiredAt
         ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS })
         : undefined;
     return toJobView(job, url);

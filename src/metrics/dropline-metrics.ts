@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 /**
  * Dropline's own metrics (issue 12 item 7), on prom-client's default registry next to the process
@@ -35,3 +35,24 @@ export function recordJobFinished(job: { tool: string; state: string; startedAt:
   jobsFinished.inc({ tool: job.tool, state: job.state });
   if (job.startedAt && job.finishedAt) jobDuration.observe({ tool: job.tool }, Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000);
 }
+
+/** Rows and files removed by retention (issue 21), by kind: output, job, delivery, idempotency, tombstone, file, orphan_file. */
+export const purgedTotal = new Counter({
+  name: 'dropline_purged_total',
+  help: 'Things removed by the retention purges and the storage reconciliation, by kind',
+  labelNames: ['kind'] as const,
+});
+
+/** One run of a background sweep or purge that held its deployment-wide lock (ExclusiveSweeps). */
+export const sweepDuration = new Histogram({
+  name: 'dropline_sweep_duration_seconds',
+  help: 'Duration of background sweeps and purges (one process per deployment runs each), by task',
+  labelNames: ['task'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+});
+
+/** Rows whose stored file the last reconciliation pass found missing. */
+export const missingFiles = new Gauge({
+  name: 'dropline_missing_files',
+  help: 'Rows referencing a stored file that does not exist, found by the last storage reconciliation pass',
+});

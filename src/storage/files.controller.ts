@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { servedContentType } from '../common/file-sniffer';
@@ -6,6 +6,7 @@ import { Operation } from '../contract/operation.decorator';
 import type { Query as QueryOf } from '../contract/operation-types';
 import { contentDisposition } from './content-disposition';
 import { DownloadUrlSigner } from './download-url-signer';
+import { StorageTombstonesRepository } from './storage-tombstones.repository';
 import { STORAGE, type StorageDriver } from './storage.driver';
 
 /**
@@ -19,6 +20,7 @@ export class FilesController {
   constructor(
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly signer: DownloadUrlSigner,
+    private readonly tombstones: StorageTombstonesRepository,
   ) {}
 
   @Get(':key')
@@ -33,7 +35,7 @@ export class FilesController {
       throw ApiError.forbidden('url_expired', `The download URL expired at ${new Date(expires * 1000).toISOString()}.`);
     }
     const file = await this.storage.servedFile(key);
-    if (!file) throw ApiError.notFound('File');
+    if (!file) throw await this.gone(key);
 
     reply.headers({
       'content-type': servedContentType(type),
@@ -43,5 +45,12 @@ export class FilesController {
     });
     // Stored objects never change, so send's size + mtime ETag and Last-Modified are sound validators.
     return reply.sendFile(file.path, file.root, { contentType: false, cacheControl: false, acceptRanges: true, etag: true, lastModified: true });
+  }
+
+  /** 410 for a file retention removed (a tombstone remembers it as long as its URLs live), else 404. */
+  private async gone(key: string): Promise<ApiError> {
+    const tombstone = await this.tombstones.find(key);
+    if (!tombstone) return ApiError.notFound('File');
+    return new ApiError(HttpStatus.GONE, tombstone.reason, `The job's output was removed on ${tombstone.purgedAt.toISOString()} (retention); run the job again to get it.`);
   }
 }

@@ -7,7 +7,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadUrlSigner } from './download-url-signer';
 import { DurableFileSink } from './durable-file-sink';
-import { assertStorageKey, ObjectNotFoundError, type PutOptions, type ServedFile, type SignedUrlOptions, type StorageDriver } from './storage.driver';
+import {
+  assertStorageKey,
+  ObjectNotFoundError,
+  type PutOptions,
+  type ServedFile,
+  type SignedUrlOptions,
+  type StorageDriver,
+  STORAGE_KEY_PATTERN,
+  type StoredObject,
+} from './storage.driver';
 
 /** Temp files older than this are leftovers of a crashed process and are removed at boot. */
 const STALE_TEMP_MS = 24 * 3600 * 1000;
@@ -127,6 +136,20 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     const path = this.pathOf(key);
     const stats = await statOrNull(path);
     return stats?.isFile() ? { root: this.root, path: relative(this.root, path) } : null;
+  }
+
+  /** Walks the `ab/cd/` shard dirs (skipping `.tmp`, `.tus` and anything else not a shard). */
+  async *list(): AsyncIterable<StoredObject> {
+    const shard = /^[0-9a-f]{2}$/;
+    for (const a of (await readdir(this.root).catch(() => [] as string[])).filter((n) => shard.test(n))) {
+      for (const b of (await readdir(join(this.root, a)).catch(() => [] as string[])).filter((n) => shard.test(n))) {
+        for (const key of await readdir(join(this.root, a, b)).catch(() => [] as string[])) {
+          if (!STORAGE_KEY_PATTERN.test(key)) continue;
+          const stats = await statOrNull(join(this.root, a, b, key));
+          if (stats?.isFile()) yield { key, modifiedAt: stats.mtime };
+        }
+      }
+    }
   }
 
   /** The absolute path of a key's file. Throws on a key that is not a plain generated id. */

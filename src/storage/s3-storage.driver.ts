@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, paginateListObjectsV2, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
@@ -8,7 +8,18 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppConfig } from '../config/config';
 import { contentDisposition, safeFileName } from './content-disposition';
-import { assertExpiresIn, assertStorageKey, ByteLimit, ObjectNotFoundError, type PutOptions, type ServedFile, type SignedUrlOptions, type StorageDriver } from './storage.driver';
+import {
+  assertExpiresIn,
+  assertStorageKey,
+  ByteLimit,
+  ObjectNotFoundError,
+  type PutOptions,
+  type ServedFile,
+  type SignedUrlOptions,
+  type StorageDriver,
+  STORAGE_KEY_PATTERN,
+  type StoredObject,
+} from './storage.driver';
 
 export interface S3DriverOptions {
   bucket: string;
@@ -174,6 +185,15 @@ export class S3StorageDriver implements StorageDriver, OnModuleDestroy {
   /** Downloads come from the store through presigned URLs, never through the API. */
   async servedFile(): Promise<ServedFile | null> {
     return null;
+  }
+
+  /** Pages of 1000 through ListObjectsV2; tus `.info` companions do not match the key pattern. */
+  async *list(): AsyncIterable<StoredObject> {
+    for await (const page of paginateListObjectsV2({ client: this.client, pageSize: 1000 }, { Bucket: this.bucket })) {
+      for (const object of page.Contents ?? []) {
+        if (object.Key && STORAGE_KEY_PATTERN.test(object.Key) && object.LastModified) yield { key: object.Key, modifiedAt: object.LastModified };
+      }
+    }
   }
 }
 

@@ -52,6 +52,17 @@ export interface StorageDriver {
    * presigned URLs never point at the API).
    */
   servedFile(key: string): Promise<ServedFile | null>;
+  /**
+   * Every stored object with its last write time, in no particular order (the storage
+   * reconciliation's walk). Only keys of {@link STORAGE_KEY_PATTERN}: temp files and tus
+   * bookkeeping are their own sweepers'.
+   */
+  list(): AsyncIterable<StoredObject>;
+}
+
+export interface StoredObject {
+  key: string;
+  modifiedAt: Date;
 }
 
 /** A stored object on local disk: `path` is relative to `root` and never leaves it. */

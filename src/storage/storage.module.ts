@@ -1,6 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { DownloadUrlSigner } from './download-url-signer';
+import { FileDeletions } from './file-deletions';
+import { PendingFileDeletionsRepository } from './pending-file-deletions.repository';
+import { StorageTombstonesRepository } from './storage-tombstones.repository';
 import { FilesController } from './files.controller';
 import { LocalStorageDriver } from './local-storage.driver';
 import { S3StorageDriver } from './s3-storage.driver';
@@ -20,7 +23,10 @@ import { STORAGE, type StorageDriver } from './storage.driver';
       useFactory: (config: AppConfig, signer: DownloadUrlSigner): StorageDriver =>
         config.STORAGE_DRIVER === 's3' ? S3StorageDriver.fromConfig(config) : new LocalStorageDriver(config.STORAGE_DIR, signer),
     },
+    PendingFileDeletionsRepository,
+    StorageTombstonesRepository,
+    FileDeletions,
   ],
-  exports: [STORAGE],
+  exports: [STORAGE, FileDeletions, PendingFileDeletionsRepository, StorageTombstonesRepository],
 })
 export class StorageModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { DownloadLink, SubmissionUpdate } from '../../generated/types';
 import { ApiError } from '../common/api-error';
 import { decodeCursor, paginate } from '../common/cursor';
@@ -6,6 +6,7 @@ import { servedContentType } from '../common/file-sniffer';
 import { Transactions } from '../database/transactions';
 import type { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
+import { FileDeletions } from '../storage/file-deletions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { AppConfig } from '../config/config';
 import { checkDownloadable } from './scan-gate';
@@ -23,14 +24,13 @@ export interface SubmissionFilters {
 /** The owner's side of submissions: list, read, flag, delete, download. */
 @Injectable()
 export class SubmissionsService {
-  private readonly logger = new Logger(SubmissionsService.name);
-
   constructor(
     private readonly submissions: SubmissionsRepository,
     private readonly drops: DropsRepository,
     private readonly transactions: Transactions,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly config: AppConfig,
+    private readonly fileDeletions: FileDeletions,
   ) {}
 
   async list(drop: Drop, limit: number, cursor: string | undefined, filters: SubmissionFilters) {
@@ -55,9 +55,11 @@ export class SubmissionsService {
       const row = await this.submissions.deleteInDrop(tx, drop.id, id);
       if (!row) throw ApiError.notFound('Submission');
       await this.drops.removeSubmission(tx, drop.id, row.fileSize);
+      // Recorded with the row's deletion: a storage failure after the commit is retried by the purge.
+      await this.fileDeletions.record(tx, [row.storageKey, row.processedKey]);
       return row;
     });
-    await this.removeFiles([submission.storageKey, submission.processedKey]);
+    await this.fileDeletions.removeNow([submission.storageKey, submission.processedKey]);
   }
 
   async downloadLink(drop: Drop, id: string, processed: boolean): Promise<DownloadLink> {
@@ -78,16 +80,5 @@ export class SubmissionsService {
     }
     const url = await this.storage.signedUrl(s.storageKey, { fileName: s.fileName, expiresIn: DOWNLOAD_URL_SECONDS, contentType: servedContentType(s.fileMime) });
     return { url, expiresIn: DOWNLOAD_URL_SECONDS, file: 'original' };
-  }
-
-  /** Best effort after the rows are gone: a leftover file is logged, never a dangling row. */
-  async removeFiles(keys: (string | null | undefined)[]): Promise<void> {
-    const present = keys.filter((k): k is string => Boolean(k));
-    if (present.length === 0) return;
-    try {
-      await this.storage.deleteMany(present);
-    } catch (err) {
-      this.logger.error(`Could not delete stored files ${present.join(', ')}: ${(err as Error).message}`);
-    }
   }
 }

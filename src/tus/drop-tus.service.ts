@@ -94,7 +94,7 @@ export class DropTusService {
       this.intake.checkSenderFields(drop, senderFields(metadata));
       this.intake.checkKind(drop, sniffed, metadata.filename);
     } catch (err) {
-      await this.tus.store.remove(upload.id).catch(() => undefined);
+      await this.tus.discard(upload.id).catch(() => undefined);
       throw err;
     }
     await this.tus.adopt(upload.id);

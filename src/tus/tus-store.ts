@@ -1,4 +1,4 @@
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore, KvStore } from '@tus/utils';
@@ -22,6 +22,11 @@ export interface TusStorage {
   store: DataStore;
   /** Makes the finished upload `id` the stored object `id` and forgets the tus bookkeeping. */
   adopt(id: string): Promise<void>;
+  /**
+   * Removes an upload refused after its last byte: the tus bookkeeping and, on S3, the object its
+   * completed multipart upload already is (the store's own `remove` only aborts open ones).
+   */
+  discard(id: string): Promise<void>;
 }
 
 /**
@@ -58,10 +63,15 @@ export function createTusStorage(config: AppConfig, storage: StorageDriver): Tus
         responseChecksumValidation: 'WHEN_REQUIRED',
       },
     });
+    const client = (store as unknown as { client: { send(c: unknown): Promise<unknown> } }).client;
     return {
       store,
       adopt: async (id) => {
-        await (store as unknown as { client: { send(c: unknown): Promise<unknown> } }).client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${id}.info` }));
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${id}.info` }));
+      },
+      discard: async (id) => {
+        await store.remove(id).catch(() => undefined);
+        await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: id }, { Key: `${id}.info` }, { Key: `${id}.part` }], Quiet: true } }));
       },
     };
   }
@@ -76,5 +86,6 @@ export function createTusStorage(config: AppConfig, storage: StorageDriver): Tus
       await rename(join(directory, id), target);
       await rm(join(directory, `${id}.json`), { force: true });
     },
+    discard: (id) => store.remove(id),
   };
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config';
+import { ExclusiveSweeps } from '../retention/exclusive-sweeps';
 import { TUS_STORAGE } from './tus-storage.provider';
 import type { TusStorage } from './tus-store';
 
@@ -13,6 +14,7 @@ export class TusSweeper implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
     private readonly config: AppConfig,
+    private readonly sweeps: ExclusiveSweeps,
   ) {}
 
   onModuleInit(): void {
@@ -25,9 +27,12 @@ export class TusSweeper implements OnModuleInit, OnModuleDestroy {
     await this.running?.catch(() => undefined);
   }
 
-  /** One sweep (never two at once in a process); the number of uploads removed. */
+  /** One sweep (never two at once in a process, one process of the deployment at a time); the number of uploads removed. */
   sweep(): Promise<number> {
-    this.running ??= this.tus.store.deleteExpired().finally(() => (this.running = undefined));
+    this.running ??= this.sweeps
+      .run('tus-sweeper', () => this.tus.store.deleteExpired())
+      .then((removed) => removed ?? 0)
+      .finally(() => (this.running = undefined));
     return this.running;
   }
 }

@@ -66,7 +66,7 @@ export class UploadTusService {
     const account = this.account();
     const size = upload.size ?? upload.offset;
     if (size > limitsOf(account.plan).maxFileSizeMB * MB) {
-      await this.tus.store.remove(upload.id).catch(() => undefined);
+      await this.tus.discard(upload.id).catch(() => undefined);
       throw planFileTooLarge(account);
     }
     const sniffed = await sniffStored(this.tus.store, upload.id);

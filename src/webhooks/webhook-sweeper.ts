@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { ExclusiveSweeps } from '../retention/exclusive-sweeps';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksService } from './webhooks.service';
 
@@ -20,6 +21,7 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksService,
     private readonly clock: Clock,
+    private readonly sweeps: ExclusiveSweeps,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -31,7 +33,12 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
     clearInterval(this.timer);
   }
 
+  /** One sweep in one worker of the deployment at a time (a Postgres advisory lock); 0 when another worker holds it. */
   async sweep(): Promise<number> {
+    return (await this.sweeps.run('webhook-sweeper', () => this.requeueOverdue())) ?? 0;
+  }
+
+  private async requeueOverdue(): Promise<number> {
     const now = this.clock.now();
     const overdue = await this.deliveries.findOverdue(new Date(now.getTime() - OVERDUE_MS), 200);
     for (const delivery of overdue) {

@@ -9,6 +9,7 @@ import { SubmissionEvents } from '../submissions/submission-events';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { WebhookSweeper } from '../webhooks/webhook-sweeper';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { RetentionModule } from '../retention/retention.module';
 
 /**
  * The queue consumers. `npm run start:worker` runs them alone (as many copies as needed);
@@ -17,7 +18,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
  * through the JobFinished event (ProcessedListener).
  */
 @Module({
-  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule],
+  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule, RetentionModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper],
 })
 export class WorkerModule {}

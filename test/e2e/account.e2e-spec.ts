@@ -123,4 +123,26 @@ describe('account API', () => {
     const bad = await tenant.client.GET('/v1/account/ledger', { params: { query: { cursor: 'not-a-cursor' } } });
     expectError(bad.response, bad.error, 400, 'validation_failed');
   });
+
+  it('the ledger pages through entries of the same instant whose ids gain a digit, skipping none', async () => {
+    const tenant = await t.newTenant({ credits: 0 });
+    // Ordered by the id's text, '999…9' sorted after '1000…0': the page boundary after it skipped the other.
+    const digits = 13 + Math.floor(Math.random() * 4);
+    const ids = [10n ** BigInt(digits) - 1n, 10n ** BigInt(digits), 10n ** BigInt(digits) + 1n].map(String);
+    await db.query('DELETE FROM credit_ledger WHERE id = ANY($1::bigint[])', [ids]);
+    await db.query(
+      `INSERT INTO credit_ledger (id, account_id, api_key_id, job_id, delta, reason, created_at)
+       SELECT id, $2, NULL, NULL, 1, 'grant', '2026-11-20T10:00:00.000Z' FROM unnest($1::bigint[]) id`,
+      [ids, tenant.account.id],
+    );
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const { data } = await tenant.client.GET('/v1/account/ledger', { params: { query: { limit: 1, cursor } } });
+      seen.push(...data!.entries.map((e) => e.id));
+      cursor = data!.nextCursor ?? undefined;
+    } while (cursor && seen.length < 10);
+    expect(seen).toEqual([...ids].reverse());
+    await db.query('DELETE FROM credit_ledger WHERE id = ANY($1::bigint[])', [ids]);
+  });
 });

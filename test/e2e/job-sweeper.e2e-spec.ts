@@ -61,7 +61,7 @@ describe('job sweeper', () => {
   async function expectRunsToCompletion(id: string): Promise<void> {
     const job = await waitForJob(tenant.client, id);
     expect(job).toMatchObject({ state: 'completed', error: null });
-    const output = Buffer.from(await (await contractFetch(job.result!.downloadUrl)).arrayBuffer());
+    const output = Buffer.from(await (await contractFetch(job.result!.downloadUrl!)).arrayBuffer());
     expect(await sharp(output).metadata()).toMatchObject({ format: 'png', width: 16, height: 12 });
   }
 

@@ -169,7 +169,7 @@ describe('media safety end to end', () => {
     served['photo%zz.jpg'] = served['photo.jpg'];
     const [job] = await submitAll([['image-resize', 'photo%zz.jpg', { width: 64 }]]);
     expect(job).toMatchObject({ state: 'completed', result: { width: 64, height: 48 } });
-    expect(decodeURIComponent(new URL(job.result!.downloadUrl).search)).toContain('photo%zz.jpg');
+    expect(decodeURIComponent(new URL(job.result!.downloadUrl!).search)).toContain('photo%zz.jpg');
   });
 
   it('the worker keeps working: normal jobs submitted afterwards complete', async () => {
@@ -178,7 +178,7 @@ describe('media safety end to end', () => {
       ['video-convert', 'clip.mp4', { format: 'mp4', quality: 'low' }],
     ]);
     expect(image).toMatchObject({ state: 'completed', result: { width: 320, height: 240 } });
-    const out = Buffer.from(await (await contractFetch(image.result!.downloadUrl)).arrayBuffer());
+    const out = Buffer.from(await (await contractFetch(image.result!.downloadUrl!)).arrayBuffer());
     expect(await sharp(out).metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 240 });
     expect(video).toMatchObject({ state: 'completed', result: { outputFormat: 'mp4', width: 160, height: 120 } });
     expect(video.result!.duration).toBeGreaterThan(3.5);

@@ -148,7 +148,7 @@ describe('a worker killed mid-job', () => {
 
     // The output is whole: written by the second run, downloadable from the API, decodable.
     const out = join(dir, 'out.mp4');
-    await writeFile(out, Buffer.from(await (await contractFetch(done.result!.downloadUrl)).arrayBuffer()));
+    await writeFile(out, Buffer.from(await (await contractFetch(done.result!.downloadUrl!)).arrayBuffer()));
     const info = await probe(out);
     expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 640, height: 480 });
     expect(info.duration).toBeGreaterThan(19);

@@ -52,7 +52,7 @@ describe('media jobs', () => {
     expect(data).toEqual({ id: expect.stringMatching(/^job_/), state: 'queued', statusUrl: `/v1/jobs/${data!.id}` });
     const job = await waitForJob(tenant.client, data!.id);
     expect(job).toMatchObject({ state: 'completed', progress: 100, error: null });
-    const output = Buffer.from(await (await contractFetch(job.result!.downloadUrl)).arrayBuffer());
+    const output = Buffer.from(await (await contractFetch(job.result!.downloadUrl!)).arrayBuffer());
     expect(output.length).toBe(job.result!.outputSize);
     return { job, output };
   }

@@ -103,14 +103,14 @@ describe('STORAGE_DRIVER=s3 through the API', () => {
 
     const imageJob = await waitForJob(owner.client, a.data!.id, 120_000);
     expect(imageJob).toMatchObject({ state: 'completed', result: { outputFormat: 'jpeg', width: 200, height: 150 } });
-    const resized = await fetchPresigned(imageJob.result!.downloadUrl);
+    const resized = await fetchPresigned(imageJob.result!.downloadUrl!);
     expect(resized.length).toBe(imageJob.result!.outputSize);
     expect(await sharp(resized).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 150 });
 
     const audioJob = await waitForJob(owner.client, b.data!.id, 120_000);
     expect(audioJob).toMatchObject({ state: 'completed', result: { outputFormat: 'mp3', bitrate: '96k' } });
     const mp3 = join(dir, 'out.mp3');
-    await writeFile(mp3, await fetchPresigned(audioJob.result!.downloadUrl));
+    await writeFile(mp3, await fetchPresigned(audioJob.result!.downloadUrl!));
     const info = await probe(mp3);
     expect(info.format).toBe('mp3');
     expect(info.streams[0]).toMatchObject({ codec_type: 'audio', codec_name: 'mp3' });
@@ -118,7 +118,7 @@ describe('STORAGE_DRIVER=s3 through the API', () => {
 
     // The job (polled afresh) hands out a new presigned URL for the same object.
     const again = (await owner.client.GET('/v1/jobs/{id}', { params: { path: { id: imageJob.id } } })).data!.job;
-    expect((await fetchPresigned(again.result!.downloadUrl)).equals(resized)).toBe(true);
+    expect((await fetchPresigned(again.result!.downloadUrl!)).equals(resized)).toBe(true);
     expect(await localFiles()).toEqual([]);
   }, 180_000);
 });

@@ -236,6 +236,18 @@ describe('tus uploads on S3', () => {
     expect(await inBucket(refusedId)).toEqual({ objects: [], multipart: 0 });
   }, 60_000);
 
+  it('an upload refused at its final kind check (the drop changed meanwhile) leaves no object in the bucket', async () => {
+    const slug = await createDrop();
+    const text = Buffer.alloc(3000, 'plain text, not an image. ');
+    const created = await tusCreate(collection(t, slug), text.length, { filename: 'notes.txt' });
+    const id = created.location.split('/').pop()!;
+    expect((await tusPatch(created.location, 0, text.subarray(0, 1000))).status).toBe(204);
+    await owner.client.PATCH('/v1/drops/{slug}', { params: { path: { slug } }, body: { allowedKinds: 'image' } });
+    const answer = await tusPatch(created.location, 1000, text.subarray(1000));
+    expectError(answer, answer.body, 415, 'kind_not_allowed');
+    expect(await inBucket(id)).toEqual({ objects: [], multipart: 0 });
+  }, 60_000);
+
   it('an incomplete upload expires and the sweeper removes its multipart upload and objects from the bucket', async () => {
     // Long enough for the 9 MiB PATCH below to finish on a loaded machine (1 s was not: 410 in CI).
     const short = await startTestApp({ ...env, TUS_EXPIRY_SECONDS: '8' });

@@ -85,13 +85,13 @@ describe('uploads', () => {
 
     const imageJob = await waitForJob(otherKey.client, a.data!.id);
     expect(imageJob).toMatchObject({ state: 'completed', progress: 100, result: { outputFormat: 'jpeg', width: 200, height: 150 } });
-    const out = Buffer.from(await (await contractFetch(imageJob.result!.downloadUrl)).arrayBuffer());
+    const out = Buffer.from(await (await contractFetch(imageJob.result!.downloadUrl!)).arrayBuffer());
     expect(await sharp(out).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 150 });
 
     const audioJob = await waitForJob(tenant.client, b.data!.id);
     expect(audioJob).toMatchObject({ state: 'completed', result: { outputFormat: 'mp3', bitrate: '96k' } });
     const mp3 = join(dir, 'out.mp3');
-    await writeFile(mp3, Buffer.from(await (await contractFetch(audioJob.result!.downloadUrl)).arrayBuffer()));
+    await writeFile(mp3, Buffer.from(await (await contractFetch(audioJob.result!.downloadUrl!)).arrayBuffer()));
     const info = await probe(mp3);
     expect(info.format).toBe('mp3');
     expect(info.duration).toBeGreaterThan(1.5);

@@ -10,6 +10,7 @@ import { JobAdmission } from '../../src/jobs/job-admission';
 import { JobDispatch } from '../../src/jobs/job-dispatch';
 import { JobRefunds } from '../../src/jobs/job-refunds';
 import { JobQueue } from '../../src/jobs/job-queue';
+import { FileDeletions } from '../../src/storage/file-deletions';
 import { STORAGE } from '../../src/storage/storage.driver';
 import { AutoConvertService } from '../../src/submissions/auto-convert.service';
 import { IntakeService } from '../../src/submissions/intake.service';
@@ -48,6 +49,7 @@ describe('IntakeService.record and drop counters', () => {
       { provide: Contract, useFactory: () => new Contract() },
       { provide: JobQueue, useValue: queue },
       { provide: STORAGE, useValue: storage },
+      FileDeletions,
       { provide: SubmissionEvents, useValue: { created: async () => undefined } },
       // The password gate and the malware scans are the e2e suites' (drop-trust, drop-scanning).
       { provide: DropGate, useValue: { admit: async () => undefined } },

@@ -3,6 +3,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../../common/clock';
+import { ExclusiveSweeps } from '../../retention/exclusive-sweeps';
 import { UploadsService } from '../../uploads/uploads.service';
 import { JobDispatch } from '../job-dispatch';
 import { JobQueue } from '../job-queue';
@@ -37,6 +38,7 @@ export class ReconcileJobs implements OnApplicationBootstrap, OnApplicationShutd
     private readonly dispatch: JobDispatch,
     private readonly uploads: UploadsService,
     private readonly clock: Clock,
+    private readonly sweeps: ExclusiveSweeps,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -67,11 +69,14 @@ export class ReconcileJobs implements OnApplicationBootstrap, OnApplicationShutd
     if (this.running) return;
     this.running = true;
     try {
-      await this.enqueueForgotten();
-      await this.promoteWaiting();
-      await this.failLost();
-      await this.settleConsequences();
-      await this.uploads.purgeExpired();
+      // One worker of the deployment sweeps at a time (a Postgres advisory lock); the others skip the tick.
+      await this.sweeps.run('job-sweeper', async () => {
+        await this.enqueueForgotten();
+        await this.promoteWaiting();
+        await this.failLost();
+        await this.settleConsequences();
+        await this.uploads.purgeExpired();
+      });
     } catch (err) {
       this.logger.warn(`Sweep failed: ${(err as Error).message}`);
     } finally {

@@ -38,6 +38,13 @@ export interface StoredJobResult {
 @Index('jobs_sweep_idx', { synchronize: false })
 @Index('jobs_waiting_idx', { synchronize: false })
 @Index('jobs_consequences_pending_idx', { synchronize: false })
+@Index('jobs_output_unstamped_idx', { synchronize: false })
+@Index('jobs_output_expiry_idx', { synchronize: false })
+@Index('jobs_finished_idx', { synchronize: false })
+@Index('jobs_output_key_idx', { synchronize: false })
+@Index('jobs_key_state_tool_idx', { synchronize: false })
+@Index('jobs_key_tool_idx', { synchronize: false })
+@Index('jobs_key_state_idx', { synchronize: false })
 export class Job {
   @PrimaryColumn('text')
   id: string;
@@ -94,6 +101,10 @@ export class Job {
   outputKey: string | null;
 
   /** When retention removed the output (docs/retention.md): the job still reads, without a download URL. */
+  /** When retention will remove the output (stamped by the purge at the first run after the job finished). */
+  @Column({ type: 'timestamptz', name: 'output_expires_at', precision: 3, nullable: true })
+  outputExpiresAt?: Date | null;
+
   @Column({ type: 'timestamptz', name: 'output_expired_at', precision: 3, nullable: true })
   outputExpiredAt: Date | null;
 

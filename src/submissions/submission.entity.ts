@@ -10,6 +10,10 @@ export type ScanStatus = 'unscanned' | 'pending' | 'clean' | 'infected' | 'faile
 @Check('submissions_status_check', `status IN ('ready', 'processing', 'failed')`)
 @Index('submissions_drop_created_idx', { synchronize: false })
 @Index('submissions_scan_pending', { synchronize: false })
+@Index('submissions_storage_key_idx', { synchronize: false })
+@Index('submissions_processed_key_idx', { synchronize: false })
+@Index('submissions_drop_starred_idx', { synchronize: false })
+@Index('submissions_drop_archived_idx', { synchronize: false })
 export class Submission {
   @PrimaryColumn('text')
   id: string;

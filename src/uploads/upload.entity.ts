@@ -6,6 +6,7 @@ import { bigintToNumber } from '../database/transformers';
 /** A file put aside for 24 h to be used as a job's `input.fileId`. */
 @Entity('uploads')
 @Index('uploads_expires_idx', { synchronize: false })
+@Index('uploads_storage_key_idx', { synchronize: false })
 export class Upload {
   @PrimaryColumn('text')
   id: string;

@@ -15,6 +15,9 @@ export interface WebhookAttemptRecord {
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 @Index('webhook_deliveries_account_idx', { synchronize: false })
 @Index('webhook_deliveries_event_key_idx', { synchronize: false })
+@Index('webhook_deliveries_settled_idx', { synchronize: false })
+@Index('webhook_deliveries_pending_idx', { synchronize: false })
+@Index('webhook_deliveries_account_status_idx', { synchronize: false })
 export class WebhookDelivery {
   @PrimaryColumn('text')
   id: string;

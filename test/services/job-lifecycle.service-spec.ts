@@ -36,6 +36,7 @@ import { balanceOf, serviceModule, tenant, type TestClock } from './service-modu
 import { StubQueue } from './stub-queue';
 import { DropGate } from '../../src/drops/drop-gate';
 import { SubmissionScans } from '../../src/submissions/submission-scans';
+import { ExclusiveSweeps } from '../../src/retention/exclusive-sweeps';
 
 const LEASE_MS = 30_000;
 const RESULT: StoredJobResult = { outputFormat: 'webp', outputSize: 10, outputFileName: 'out.webp' };
@@ -72,6 +73,7 @@ describe('job lifecycle use cases', () => {
         CancelJob,
         SettleJob,
         ReconcileJobs,
+        ExclusiveSweeps,
         JobAdmission,
         JobDispatch,
         JobInputs,

@@ -20,6 +20,8 @@ import { ConfigModule } from '../../src/config/config.module';
 import { loadConfig } from '../../src/config/config';
 import { DatabaseModule } from '../../src/database/database.module';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
+import { PendingFileDeletionsRepository } from '../../src/storage/pending-file-deletions.repository';
+import { StorageTombstonesRepository } from '../../src/storage/storage-tombstones.repository';
 
 type ModuleImport = Type<unknown> | DynamicModule;
 
@@ -35,6 +37,8 @@ const REPOSITORIES = [
   SubmissionsRepository,
   UploadsRepository,
   WebhookDeliveriesRepository,
+  PendingFileDeletionsRepository,
+  StorageTombstonesRepository,
 ];
 
 /** A Clock tests set; unset, it is the real time. */

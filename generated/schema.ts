@@ -337,12 +337,15 @@ export type paths = {
         put?: never;
         /**
          * Send a file to a drop
-         * @description No authentication; rate-limited per client IP. Multipart with the text fields first and
-         *     one `file` part last. Checks, in order: the drop exists (404), is active (403
-         *     `drop_paused`), is not expired (410 `drop_expired`), the required sender fields are
-         *     present (400 `validation_failed`), the file fits `maxFileSizeMB` (413
-         *     `file_too_large`, cut off while streaming, nothing kept), and its kind — sniffed from
-         *     the bytes, not the client's MIME type — is allowed (415 `kind_not_allowed`).
+         * @description No authentication; rate-limited per client IP. Multipart with one `file` part; the text
+         *     fields may come before or after it (`curl -F file=@x -F senderName=Ada` keeps Ada).
+         *     Checks, in order: the drop exists (404), is active (403 `drop_paused`), is not expired
+         *     (410 `drop_expired`), the sender fields sent before the file are well-formed (400
+         *     `validation_failed`), the file fits `maxFileSizeMB` (413 `file_too_large`, cut off while
+         *     streaming, nothing kept), its kind — sniffed from the bytes, not the client's MIME type —
+         *     is allowed (415 `kind_not_allowed`), and then the whole form's sender fields are
+         *     well-formed and the required ones present (400 `validation_failed`; the stored file is
+         *     removed, no submission is created).
          *     One client address may have at most `PUBLIC_UPLOADS_PER_IP` (default 4) uploads in
          *     progress at once: 429 `too_many_uploads` past that. An upload that sends no byte for
          *     `UPLOAD_IDLE_TIMEOUT_S` (default 30 s) is cut off; nothing of it is kept.

@@ -63,10 +63,10 @@ describe('sender fields after the file', () => {
     const slug = await createDrop({ requireSenderEmail: true });
     const before = await storedFiles(dir);
     const missing = await submit(t, slug, fileFirst({ senderName: 'Ada' }));
-    expectError(missing, missing.body, 400, 'validation_failed');
+    expectError({ status: missing.status! }, missing.body, 400, 'validation_failed');
     expect(missing.body.error.details).toEqual([{ path: 'body/senderEmail', message: 'is required by this drop' }]);
     const malformed = await submit(t, slug, fileFirst({ senderEmail: 'not-an-email' }));
-    expectError(malformed, malformed.body, 400, 'validation_failed');
+    expectError({ status: malformed.status! }, malformed.body, 400, 'validation_failed');
     expect(await storedFiles(dir)).toEqual(before);
     expect(await ownerSnapshot(owner, slug)).toEqual({ submissionCount: 0, totalBytes: 0, ids: [] });
   });

@@ -437,6 +437,10 @@ export type paths = {
          * Send the next bytes of a tus upload
          * @description tus core. The body (`Content-Type: application/offset+octet-stream`) is appended at
          *     `Upload-Offset`, which must equal the server's offset (409 `offset_mismatch` otherwise).
+         *     One request at a time writes an upload, whichever API process serves it: a PATCH or HEAD
+         *     that finds the upload held asks the holder to stop (a stalled PATCH ends) and waits for it
+         *     (423 `upload_locked` if it does not let go). Rate-limited per client address, and counted
+         *     among the address's `PUBLIC_UPLOADS_PER_IP` uploads in progress (429), as the single POST.
          *     The drop must still be active and unexpired (403 / 410). On the first bytes the kind is
          *     sniffed from the content (not the client's type): a kind the drop does not accept is 415
          *     `kind_not_allowed` and the upload is removed. More bytes than `Upload-Length` is 413.
@@ -884,13 +888,14 @@ export type components = {
          *     - `range_not_satisfiable` — 416: the requested byte range is outside the file
          *     - `rate_limited` — 429: too many requests for the key, or too many failed authentications from the client address; see Retry-After
          *     - `too_many_uploads` — 429: this client address already has `PUBLIC_UPLOADS_PER_IP` public uploads in progress
+         *     - `upload_locked` — 423: another request (on any API process) is still writing this tus upload; retry (tus clients do)
          *     - `concurrency_exceeded` — 429: the account has its plan's maximum of jobs in flight
          *     - `internal_error` — 500: an unexpected error, logged on our side
          *     - `enqueue_failed` — 500: the job could not be queued; its credits were refunded and no job kept
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "upload_locked" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -3110,7 +3115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            /** @description `rate_limited`: too many requests; see `Retry-After`; `too_many_uploads`: `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (single POSTs and tus requests together, across every API process). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3283,6 +3288,21 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Another request (on any API process) still holds this upload and did not let go in time; retry (an empty body, as HEAD has none). */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the per-address request limit, or `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (an empty body, as HEAD has none); see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     appendDropTusUpload: {
@@ -3397,6 +3417,28 @@ export interface operations {
             /** @description `kind_not_allowed`: the drop does not accept this kind of file. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upload_locked`: another request (on any API process) still holds this upload and did not let go in time (a stalled PATCH is asked to stop, and stops); retry — tus clients do. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this address; see `Retry-After`; `too_many_uploads`: `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (single POSTs and tus requests together, across every API process). */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {

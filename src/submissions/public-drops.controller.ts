@@ -33,14 +33,7 @@ export class PublicDropsController {
   @Operation('createPublicSubmission')
   @UseInterceptors(MultipartInterceptor)
   async submit(@Param('slug') slug: string, @Form() form: MultipartForm, @Req() req: FastifyRequest): Promise<Ok<'createPublicSubmission'>> {
-    const release = this.slots.acquire(req.ip);
-    // The slot is held while the request's body may still be arriving, not just while we read it.
-    req.raw.once('close', release);
-    try {
-      return { submission: toPublicSubmissionView(await this.intake.receive(slug, form)) };
-    } finally {
-      if (req.raw.readableEnded || req.raw.destroyed) release();
-    }
+    return this.slots.during(req, async () => ({ submission: toPublicSubmissionView(await this.intake.receive(slug, form)) }));
   }
 }
 

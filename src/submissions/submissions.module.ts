@@ -16,6 +16,6 @@ import { UploadSlots } from './upload-slots';
   imports: [DropsModule, WebhooksModule, JobsModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
   providers: [SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots],
-  exports: [SubmissionsService, SubmissionEvents, IntakeService],
+  exports: [SubmissionsService, SubmissionEvents, IntakeService, UploadSlots],
 })
 export class SubmissionsModule {}

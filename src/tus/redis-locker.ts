@@ -118,6 +118,8 @@ class RedisLock implements Lock {
     let askedAt = 0;
     for (;;) {
       if (await this.locker.tryAcquire(this.id, this.token).catch(unavailable)) break;
+      // @tus/server answers its own `{status_code, body}` shape (tus-bridge.ts), not an Error.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error
       if (signal.aborted || Date.now() > deadline) throw tusError(busy());
       if (Date.now() - askedAt >= ASK_AGAIN_MS) {
         askedAt = Date.now();
@@ -154,5 +156,6 @@ function busy(): ApiError {
 
 /** Redis unreachable: without the shared lock no byte may be written (503 `unavailable`, as the rate limits answer). */
 function unavailable(err: unknown): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error
   throw tusError(new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', `The service is temporarily unavailable; retry shortly (${(err as Error).message}).`));
 }

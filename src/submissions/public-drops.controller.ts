@@ -1,5 +1,5 @@
-import { Controller, Get, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicDrop } from '../../generated/types';
 import { Clock } from '../common/clock';
 import { Form, MultipartInterceptor } from '../common/multipart';
@@ -32,8 +32,13 @@ export class PublicDropsController {
   @HttpCode(201)
   @Operation('createPublicSubmission')
   @UseInterceptors(MultipartInterceptor)
-  async submit(@Param('slug') slug: string, @Form() form: MultipartForm, @Req() req: FastifyRequest): Promise<Ok<'createPublicSubmission'>> {
-    return this.slots.during(req, async () => ({ submission: toPublicSubmissionView(await this.intake.receive(slug, form)) }));
+  async submit(
+    @Param('slug') slug: string,
+    @Form() form: MultipartForm,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Ok<'createPublicSubmission'>> {
+    return this.slots.during(req, reply, async () => ({ submission: toPublicSubmissionView(await this.intake.receive(slug, form)) }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../common/api-error';
@@ -53,9 +53,12 @@ export class UploadSlots {
    * Runs `work` holding one of the client's slots (429 `too_many_uploads` when none is left). The
    * slot is held while the request's body may still be arriving, not just while `work` reads it.
    */
-  async during<T>(req: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  async during<T>(req: FastifyRequest, reply: FastifyReply, work: () => Promise<T>): Promise<T> {
     const release = await this.acquire(req.ip);
     req.raw.once('close', release);
+    // Answered (or the connection gone): nothing more of this request will be read, and a leased
+    // slot must never outlive it (a request whose body is never read to its end emits no 'close').
+    reply.raw.once('close', release);
     try {
       return await work();
     } finally {

@@ -26,19 +26,19 @@ export class DropTusController {
   @Post()
   @Operation('createDropTusUpload')
   create(@Param('slug') slug: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.slots.during(req, () => this.tus.create(slug, req, reply));
+    return this.slots.during(req, reply, () => this.tus.create(slug, req, reply));
   }
 
   @Head(':id')
   @Operation('getDropTusUploadOffset')
   head(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.slots.during(req, () => this.tus.serve(slug, id, req, reply));
+    return this.slots.during(req, reply, () => this.tus.serve(slug, id, req, reply));
   }
 
   @Patch(':id')
   @Operation('appendDropTusUpload')
   patch(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.slots.during(req, () => this.tus.serve(slug, id, req, reply));
+    return this.slots.during(req, reply, () => this.tus.serve(slug, id, req, reply));
   }
 
   @Delete(':id')

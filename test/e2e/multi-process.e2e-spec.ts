@@ -208,6 +208,8 @@ describe('two API processes and two workers, one truth', () => {
       { 'Tus-Resumable': '1.0.0', 'Upload-Offset': 0, 'Content-Type': 'application/offset+octet-stream', 'Content-Length': 2 * MiB },
       randomBytes(64 * 1024),
     );
+    // Both held before the third arrives (else the third could take the PATCH's place: a race, not the cap).
+    await waitUntil('the slow PATCH in progress', async () => (await redis.zcard(slotKey)) === 2, 10_000, 20).catch(() => undefined);
     try {
       // Either process, any upload request: the third is refused while the two are in progress.
       const third = async (i: number) => {

@@ -216,7 +216,8 @@ describe('two API processes and two workers, one truth', () => {
         const fd = new FormData();
         fd.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'third.png');
         const res = await fetch(`${base(i)}/v1/public/drops/${slug}/submissions`, { method: 'POST', body: fd });
-        return { status: res.status, body: (await res.json()) as any };
+        const body: any = await res.json();
+        return { status: res.status, body };
       };
       let last: unknown;
       await waitUntil('a third single POST refused on B', async () => ((last = await third(B)) as { status: number }).status === 429, 20_000).catch(async (err) => {
@@ -286,6 +287,7 @@ describe('two API processes and two workers, one truth', () => {
         60_000,
       );
     }
+    expect(workers.every((w) => w.isAlive())).toBe(true);
     const after = await apiCall(base(B), tenant.token, 'GET', `/v1/jobs/${queued.body.id}`);
     expect(after.body.job.state).toBe('canceled');
     expect(neverFetched).toBe(0);

@@ -340,13 +340,16 @@ export type paths = {
         put?: never;
         /**
          * Send a file to a drop
-         * @description No authentication; rate-limited per client IP. Multipart with the text fields first and
-         *     one `file` part last. Checks, in order: the drop exists (404), is active (403
-         *     `drop_paused`), is not expired (410 `drop_expired`), the required sender fields are
-         *     present (400 `validation_failed`), the file fits `maxFileSizeMB` (413
-         *     `file_too_large`, cut off while streaming, nothing kept), and its kind — sniffed from
-         *     the bytes, not the client's MIME type — is allowed (415 `kind_not_allowed`), as is its
-         *     extension when the drop lists `allowedExtensions` (the sniffed content must agree).
+         * @description No authentication; rate-limited per client IP. Multipart with one `file` part; the text
+         *     fields may come before or after it (`curl -F file=@x -F senderName=Ada` keeps Ada).
+         *     Checks, in order: the drop exists (404), is active (403 `drop_paused`), is not expired
+         *     (410 `drop_expired`), the sender fields sent before the file are well-formed (400
+         *     `validation_failed`), the file fits `maxFileSizeMB` (413 `file_too_large`, cut off while
+         *     streaming, nothing kept), its kind — sniffed from the bytes, not the client's MIME type —
+         *     is allowed (415 `kind_not_allowed`), as is its extension when the drop lists
+         *     `allowedExtensions` (the sniffed content must agree), and then the whole form's sender
+         *     fields are well-formed and the required ones present (400 `validation_failed`; the stored
+         *     file is removed, no submission is created).
          *     A drop with a password needs it in `Drop-Password` (401 `password_required`, 403
          *     `wrong_password`, 429 after 10 wrong tries a minute). A drop at its `maxSubmissions`, or
          *     a file that would take it past `maxTotalMB`, is 409 `drop_full` (judged while streaming
@@ -446,6 +449,10 @@ export type paths = {
          * Send the next bytes of a tus upload
          * @description tus core. The body (`Content-Type: application/offset+octet-stream`) is appended at
          *     `Upload-Offset`, which must equal the server's offset (409 `offset_mismatch` otherwise).
+         *     One request at a time writes an upload, whichever API process serves it: a PATCH or HEAD
+         *     that finds the upload held asks the holder to stop (a stalled PATCH ends) and waits for it
+         *     (423 `upload_locked` if it does not let go). Rate-limited per client address, and counted
+         *     among the address's `PUBLIC_UPLOADS_PER_IP` uploads in progress (429), as the single POST.
          *     The drop must still be active and unexpired (403 / 410). On the first bytes the kind is
          *     sniffed from the content (not the client's type): a kind the drop does not accept is 415
          *     `kind_not_allowed` and the upload is removed. More bytes than `Upload-Length` is 413.
@@ -899,13 +906,14 @@ export type components = {
          *     - `range_not_satisfiable` — 416: the requested byte range is outside the file
          *     - `rate_limited` — 429: too many requests for the key, or too many failed authentications from the client address; see Retry-After
          *     - `too_many_uploads` — 429: this client address already has `PUBLIC_UPLOADS_PER_IP` public uploads in progress
+         *     - `upload_locked` — 423: another request (on any API process) is still writing this tus upload; retry (tus clients do)
          *     - `concurrency_exceeded` — 429: the account has its plan's maximum of jobs in flight
          *     - `internal_error` — 500: an unexpected error, logged on our side
          *     - `enqueue_failed` — 500: the job could not be queued; its credits were refunded and no job kept
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "upload_locked" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -3309,7 +3317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            /** @description `rate_limited`: too many requests; see `Retry-After`; `too_many_uploads`: `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (single POSTs and tus requests together, across every API process). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3482,6 +3490,21 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Another request (on any API process) still holds this upload and did not let go in time; retry (an empty body, as HEAD has none). */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Over the per-address request limit, or `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (an empty body, as HEAD has none); see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     appendDropTusUpload: {
@@ -3596,6 +3619,28 @@ export interface operations {
             /** @description `kind_not_allowed`: the drop does not accept this kind of file. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upload_locked`: another request (on any API process) still holds this upload and did not let go in time (a stalled PATCH is asked to stop, and stops); retry — tus clients do. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this address; see `Retry-After`; `too_many_uploads`: `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (single POSTs and tus requests together, across every API process). */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -18,7 +18,7 @@ import { canDeferVerdict, deferVerdict } from './deferred-rate-limit';
 import './auth-context';
 
 /** Public operations limited per client IP rather than per key. */
-const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage', 'createDropTusUpload']);
+const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage', 'createDropTusUpload', 'getDropTusUploadOffset', 'appendDropTusUpload']);
 
 /**
  * First global guard. In the order of docs/decisions.md §2: 401 (unauthorized, invalid_key, revoked,

@@ -27,4 +27,10 @@ export interface MultipartReadOptions {
  */
 export interface MultipartForm {
   read(options: MultipartReadOptions): Promise<{ fields: Record<string, string>; file: IncomingFile | undefined }>;
+  /**
+   * The text fields sent after the file (`curl -F file=@x -F senderName=Ada` puts them there), read
+   * once the file's stream has been consumed, to the end of the body. Bounded by the parser's part
+   * limits (app.factory: 20 fields of 16 KiB); another file part is drained unread.
+   */
+  fieldsAfterFile(): Promise<Record<string, string>>;
 }

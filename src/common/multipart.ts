@@ -1,5 +1,5 @@
 import { type CallHandler, createParamDecorator, type ExecutionContext, HttpStatus, Injectable, type NestInterceptor } from '@nestjs/common';
-import type { MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, type Observable, throwError } from 'rxjs';
 import { ApiError } from './api-error';
@@ -37,6 +37,8 @@ export class MultipartInterceptor implements NestInterceptor {
 }
 
 export function fastifyForm(request: FastifyRequest): MultipartForm {
+  // One iterator for both reads: the fields after the file come from where `read` stopped.
+  let parts: AsyncIterableIterator<Multipart> | undefined;
   return {
     async read({ maxFileBytes, tooLarge, fileField }: MultipartReadOptions) {
       if (!request.isMultipart()) {
@@ -44,7 +46,7 @@ export function fastifyForm(request: FastifyRequest): MultipartForm {
       }
       if (Number(request.headers['content-length']) > maxFileBytes + MULTIPART_OVERHEAD) throw tooLarge();
       // Stepped by hand rather than for-await, which would end the iterator on return.
-      const parts = request.parts();
+      parts = request.parts();
       const fields: Record<string, string> = {};
       for (;;) {
         const next = await parts.next();
@@ -60,6 +62,20 @@ export function fastifyForm(request: FastifyRequest): MultipartForm {
           continue;
         }
         return { fields, file: incomingFile(part) };
+      }
+    },
+    async fieldsAfterFile() {
+      const fields: Record<string, string> = {};
+      if (!parts) return fields;
+      for (;;) {
+        const next = await parts.next();
+        if (next.done) return fields;
+        const part = next.value;
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        } else {
+          part.file.resume();
+        }
       }
     },
   };

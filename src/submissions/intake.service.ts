@@ -30,7 +30,8 @@ export type SenderFields = Partial<Record<(typeof SENDER_FIELDS)[number], string
 
 /**
  * Public intake (docs/decisions.md §6), checks in order: drop exists (404), active (403), not expired
- * (410), required sender fields (400), size (413, while streaming), kind from the bytes (415).
+ * (410), sender fields sent before the file (400), size (413, while streaming), kind from the bytes
+ * (415), then the whole form's sender fields, including those sent after the file (400, file removed).
  * The file streams straight to storage; a refused upload leaves neither file nor row. Then, in
  * one transaction, the drop's counters, the auto-conversion job (when the drop converts and the
  * owner can pay) and the submission row, born `processing` or `ready`; then the job is queued
@@ -82,19 +83,25 @@ export class IntakeService {
     if (!file) {
       throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
     }
-    const sender = senderFields(fields);
-    this.checkSenderFields(drop, sender);
     checkExtension(drop, file.fileName);
-    return this.store(drop, sender, file, limit, over);
+    // Fields before the file are checked before a byte is stored: a malformed one answers at once.
+    // A required one may still follow the file, so requirements wait for the whole form.
+    this.checkSenderFormat(senderFields(fields));
+    const stored = await this.storeFile(drop, file, limit, over);
+    let sender: SenderFields;
+    try {
+      sender = senderFields({ ...fields, ...(await form.fieldsAfterFile()) });
+      this.checkSenderFields(drop, sender);
+    } catch (err) {
+      await this.storage.delete(stored.storageKey);
+      throw err;
+    }
+    return this.createFromStored(drop, sender, file.fileName, stored);
   }
 
   /** 400 unless the sender fields match the contract's SubmissionForm and the drop's requirements. */
   checkSenderFields(drop: Drop, fields: SenderFields): void {
-    const validate = this.contract.schemaValidator('SubmissionForm');
-    if (!validate({ ...fields, file: '' })) {
-      const details = toDetails('body', validate.errors);
-      throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
-    }
+    this.checkSenderFormat(fields);
     const missing = [drop.requireSenderEmail && !fields.senderEmail ? 'senderEmail' : undefined, drop.requireMessage && !fields.message ? 'message' : undefined].filter(
       (f): f is string => Boolean(f),
     );
@@ -106,13 +113,21 @@ export class IntakeService {
     }
   }
 
-  private async store(drop: Drop, fields: SenderFields, file: IncomingFile, limit: number, over: () => ApiError): Promise<Submission> {
-    const stored = await storeFilePart(this.storage, file, {
+  /** 400 unless the fields present match the contract's SubmissionForm (the drop's requirements aside). */
+  private checkSenderFormat(fields: SenderFields): void {
+    const validate = this.contract.schemaValidator('SubmissionForm');
+    if (!validate({ ...fields, file: '' })) {
+      const details = toDetails('body', validate.errors);
+      throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
+    }
+  }
+
+  private storeFile(drop: Drop, file: IncomingFile, limit: number, over: () => ApiError): Promise<StoredFile> {
+    return storeFilePart(this.storage, file, {
       maxBytes: limit,
       tooLarge: over,
       accept: (sniffed) => this.checkKind(drop, sniffed, file.fileName),
     });
-    return this.createFromStored(drop, fields, file.fileName, stored);
   }
 
   /** 415 `kind_not_allowed` when the drop does not take files of the sniffed kind, or (allowedExtensions) of this extension and content. */

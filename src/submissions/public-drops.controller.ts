@@ -1,5 +1,5 @@
-import { Controller, Get, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicDrop } from '../../generated/types';
 import { Clock } from '../common/clock';
 import { Form, MultipartInterceptor } from '../common/multipart';
@@ -37,15 +37,15 @@ export class PublicDropsController {
   @HttpCode(201)
   @Operation('createPublicSubmission')
   @UseInterceptors(MultipartInterceptor)
-  async submit(@Param('slug') slug: string, @Form() form: MultipartForm, @Req() req: FastifyRequest): Promise<Ok<'createPublicSubmission'>> {
-    const release = this.slots.acquire(req.ip);
-    // The slot is held while the request's body may still be arriving, not just while we read it.
-    req.raw.once('close', release);
-    try {
-      return { submission: toPublicSubmissionView(await this.intake.receive(slug, form, { password: dropPasswordHeader(req.headers), ip: req.ip })) };
-    } finally {
-      if (req.raw.readableEnded || req.raw.destroyed) release();
-    }
+  async submit(
+    @Param('slug') slug: string,
+    @Form() form: MultipartForm,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Ok<'createPublicSubmission'>> {
+    return this.slots.during(req.ip, req.raw, reply.raw, async () => ({
+      submission: toPublicSubmissionView(await this.intake.receive(slug, form, { password: dropPasswordHeader(req.headers), ip: req.ip })),
+    }));
   }
 }
 

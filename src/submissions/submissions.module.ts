@@ -19,6 +19,6 @@ import { SubmissionScans } from './submission-scans';
   imports: [DropsModule, WebhooksModule, JobsModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
   providers: [SubmissionsRepository, SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots, ScanRepository, SubmissionScans],
-  exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService],
+  exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService, UploadSlots],
 })
 export class SubmissionsModule {}

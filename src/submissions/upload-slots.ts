@@ -1,40 +1,117 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../common/api-error';
 import { AppConfig } from '../config/config';
+import { deploymentPrefix } from '../queue/queue.module';
+import { REDIS } from '../redis/redis.module';
+
+/** A slot outlives a process that died holding it by at most this long. */
+const LEASE_MS = 15_000;
+/** Each held slot's lease is extended this often while its request lasts. */
+const RENEW_MS = LEASE_MS / 3;
 
 /**
- * Concurrent public uploads per client IP (PUBLIC_UPLOADS_PER_IP): a stranger cannot hold every
- * socket and disk stream of the process with many slow uploads at once. Counted per process,
- * in memory: a slot must never outlive its request, which a shared counter could after a crash.
+ * One Redis sorted set per address: a member per slot, scored by the end of its lease (Redis's own
+ * clock, so the processes' clocks never matter). Lapsed leases are dropped before counting.
+ */
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+const RENEW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if redis.call('ZADD', KEYS[1], 'XX', 'CH', now + tonumber(ARGV[2]), ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
+
+/**
+ * Concurrent public uploads per client IP (PUBLIC_UPLOADS_PER_IP), across every API process: a
+ * stranger cannot hold every socket and disk stream of the deployment with many slow uploads at
+ * once, by the single POST or by tus (POST, PATCH, HEAD). Counted in Redis with a lease per slot,
+ * renewed while its request lasts, so a slot never outlives its request by more than LEASE_MS even
+ * when its process crashes. While Redis is unreachable each process counts on its own, as before.
  */
 @Injectable()
 export class UploadSlots {
-  private readonly inProgress = new Map<string, number>();
+  private readonly local = new Map<string, number>();
+  private readonly prefix: string;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {
+    this.prefix = `${deploymentPrefix(config)}:upload-slots:`;
+  }
+
+  /**
+   * Runs `work` holding one of the client's slots (429 `too_many_uploads` when none is left). The
+   * slot is held while the request's body may still be arriving, not just while `work` reads it.
+   */
+  async during<T>(ip: string, request: IncomingMessage, response: ServerResponse, work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(ip);
+    request.once('close', release);
+    // Answered (or the connection gone): nothing more of this request will be read, and a leased
+    // slot must never outlive it (a request whose body is never read to its end emits no 'close').
+    response.once('close', release);
+    try {
+      return await work();
+    } finally {
+      if (request.readableEnded || request.destroyed) release();
+    }
+  }
 
   /** Takes a slot for `ip` or throws 429 `too_many_uploads`; the returned function frees it (once). */
-  acquire(ip: string): () => void {
-    const held = this.inProgress.get(ip) ?? 0;
+  async acquire(ip: string): Promise<() => void> {
     const cap = this.config.PUBLIC_UPLOADS_PER_IP;
-    if (held >= cap) {
-      throw new ApiError(
-        HttpStatus.TOO_MANY_REQUESTS,
-        'too_many_uploads',
-        `At most ${cap} uploads from one address may be in progress at once; retry when one has finished.`,
-        undefined,
-        // The RateLimit-* fields describe this limit too: `cap` uploads at once, none left now.
-        { 'Retry-After': 1, 'RateLimit-Limit': cap, 'RateLimit-Remaining': 0, 'RateLimit-Reset': 1 },
-      );
+    const key = this.prefix + ip;
+    const member = randomUUID();
+    let taken: unknown;
+    try {
+      taken = await this.redis.eval(ACQUIRE, 1, key, String(cap), member, String(LEASE_MS));
+    } catch {
+      return this.acquireLocally(ip, cap);
     }
-    this.inProgress.set(ip, held + 1);
+    if (taken !== 1) throw tooManyUploads(cap);
+    const renewal = setInterval(() => void this.redis.eval(RENEW, 1, key, member, String(LEASE_MS)).catch(() => undefined), RENEW_MS);
+    renewal.unref();
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.inProgress.get(ip) ?? 1) - 1;
-      if (left > 0) this.inProgress.set(ip, left);
-      else this.inProgress.delete(ip);
+      clearInterval(renewal);
+      // Should Redis miss this, the lease lapses by itself.
+      void this.redis.zrem(key, member).catch(() => undefined);
     };
   }
+
+  private acquireLocally(ip: string, cap: number): () => void {
+    const held = this.local.get(ip) ?? 0;
+    if (held >= cap) throw tooManyUploads(cap);
+    this.local.set(ip, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.local.get(ip) ?? 1) - 1;
+      if (left > 0) this.local.set(ip, left);
+      else this.local.delete(ip);
+    };
+  }
+}
+
+function tooManyUploads(cap: number): ApiError {
+  return new ApiError(
+    HttpStatus.TOO_MANY_REQUESTS,
+    'too_many_uploads',
+    `At most ${cap} uploads from one address may be in progress at once; retry when one has finished.`,
+    undefined,
+    // The RateLimit-* fields describe this limit too: `cap` uploads at once, none left now.
+    { 'Retry-After': 1, 'RateLimit-Limit': cap, 'RateLimit-Remaining': 0, 'RateLimit-Reset': 1 },
+  );
 }

@@ -1,13 +1,21 @@
 import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Operation } from '../contract/operation.decorator';
+import { UploadSlots } from '../submissions/upload-slots';
 import { DropTusService } from './drop-tus.service';
 import { tusOptions } from './tus-options';
 
-/** tus 1.0 (core, creation, termination, expiration) for senders: public, like the single POST. */
+/**
+ * tus 1.0 (core, creation, termination, expiration) for senders: public, like the single POST, and
+ * like it limited per client address (ApiKeyGuard) and held to PUBLIC_UPLOADS_PER_IP requests
+ * carrying or awaiting bytes at once (creation, PATCH, HEAD), across every API process.
+ */
 @Controller('v1/public/drops/:slug/tus')
 export class DropTusController {
-  constructor(private readonly tus: DropTusService) {}
+  constructor(
+    private readonly tus: DropTusService,
+    private readonly slots: UploadSlots,
+  ) {}
 
   @Options()
   @Operation('getDropTusOptions')
@@ -18,19 +26,19 @@ export class DropTusController {
   @Post()
   @Operation('createDropTusUpload')
   create(@Param('slug') slug: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.tus.create(slug, req, reply);
+    return this.slots.during(req.ip, req.raw, reply.raw, () => this.tus.create(slug, req, reply));
   }
 
   @Head(':id')
   @Operation('getDropTusUploadOffset')
   head(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.tus.serve(slug, id, req, reply);
+    return this.slots.during(req.ip, req.raw, reply.raw, () => this.tus.serve(slug, id, req, reply));
   }
 
   @Patch(':id')
   @Operation('appendDropTusUpload')
   patch(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.tus.serve(slug, id, req, reply);
+    return this.slots.during(req.ip, req.raw, reply.raw, () => this.tus.serve(slug, id, req, reply));
   }
 
   @Delete(':id')

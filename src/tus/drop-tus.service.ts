@@ -13,6 +13,7 @@ import { dropPasswordHeader } from '../drops/drop-gate';
 import { checkExtension, checkRoom } from '../drops/drop-limits';
 import { IntakeService, senderFields } from '../submissions/intake.service';
 import { FirstBytesStore } from './first-bytes-store';
+import { RedisLocker } from './redis-locker';
 import { handleTus } from './tus-bridge';
 import { dropOwner, OwnedStore, ownedMetadata, refuseReservedMetadata } from './tus-owner';
 import { buildTusServer, declaredLength, refuseUnofferedExtensions, sniffStored, SUBMISSION_ID_HEADER, uploadMetadata } from './tus-server';
@@ -37,11 +38,12 @@ export class DropTusService {
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
     private readonly intake: IntakeService,
     private readonly drops: DropsService,
+    locker: RedisLocker,
     config: AppConfig,
   ) {
     const owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id));
     const store = new FirstBytesStore(owned, (upload, sniffed) => this.intake.checkKind(this.drop(), sniffed, (upload.metadata as Record<string, string> | undefined)?.filename));
-    this.server = buildTusServer(store, publicBaseUrl(config), {
+    this.server = buildTusServer(store, publicBaseUrl(config), locker, {
       namingFunction: () => newId('obj'),
       maxSize: () => this.drop().maxFileSizeMB * MB,
       onUploadCreate: async (_req, upload) => ({ metadata: ownedMetadata(upload.metadata, dropOwner(this.drop().id)) }),

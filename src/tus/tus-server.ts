@@ -1,6 +1,6 @@
 import { HttpStatus, Logger } from '@nestjs/common';
 import { Server, type ServerOptions } from '@tus/server';
-import { type DataStore, Metadata, type Upload } from '@tus/utils';
+import { type DataStore, type Locker, Metadata, type Upload } from '@tus/utils';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
@@ -17,10 +17,17 @@ export const SUBMISSION_ID_HEADER = 'Dropline-Submission-Id';
  * slug). Locations are absolute, built from PUBLIC_BASE_URL and the creating request's path; the
  * upload id is the URL's last segment. Hook errors are {@link ApiError}s sent as the JSON envelope.
  */
-export function buildTusServer(datastore: DataStore, baseUrl: string, options: Pick<ServerOptions, 'namingFunction' | 'onUploadCreate' | 'onUploadFinish' | 'maxSize'>): Server {
+export function buildTusServer(
+  datastore: DataStore,
+  baseUrl: string,
+  locker: Locker,
+  options: Pick<ServerOptions, 'namingFunction' | 'onUploadCreate' | 'onUploadFinish' | 'maxSize'>,
+): Server {
   const server = new Server({
     path: '/', // unused: generateUrl and getFileIdFromRequest below read the real path
     datastore,
+    // Shared by every API process (redis-locker.ts): a PATCH on one and a PATCH on another never both write.
+    locker,
     generateUrl: (req, { id }) => `${baseUrl}${new URL(req.url).pathname.replace(/\/+$/, '')}/${id}`,
     getFileIdFromRequest: (req) => /\/tus\/([A-Za-z0-9_-]{1,100})$/.exec(new URL(req.url).pathname)?.[1],
     exposedHeaders: [SUBMISSION_ID_HEADER],

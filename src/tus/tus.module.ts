@@ -4,6 +4,7 @@ import { SubmissionsModule } from '../submissions/submissions.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { DropTusController } from './drop-tus.controller';
 import { DropTusService } from './drop-tus.service';
+import { RedisLocker } from './redis-locker';
 import { TusSweeper } from './tus-sweeper';
 import { tusStorageProvider } from './tus-storage.provider';
 import { UploadTusController } from './upload-tus.controller';
@@ -13,6 +14,6 @@ import { UploadTusService } from './upload-tus.service';
 @Module({
   imports: [DropsModule, SubmissionsModule, UploadsModule],
   controllers: [DropTusController, UploadTusController],
-  providers: [tusStorageProvider, DropTusService, UploadTusService, TusSweeper],
+  providers: [tusStorageProvider, RedisLocker, DropTusService, UploadTusService, TusSweeper],
 })
 export class TusModule {}

@@ -8,6 +8,7 @@ import { newId } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf, MB } from '../config/plans';
 import { planFileTooLarge, UploadsService } from '../uploads/uploads.service';
+import { RedisLocker } from './redis-locker';
 import { handleTus } from './tus-bridge';
 import { accountOwner, OwnedStore, ownedMetadata, refuseReservedMetadata } from './tus-owner';
 import { buildTusServer, declaredLength, refuseUnofferedExtensions, sniffStored, uploadMetadata } from './tus-server';
@@ -28,10 +29,11 @@ export class UploadTusService {
   constructor(
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
     private readonly uploads: UploadsService,
+    locker: RedisLocker,
     config: AppConfig,
   ) {
     const store = new OwnedStore(tus.store, () => accountOwner(this.account().id));
-    this.server = buildTusServer(store, publicBaseUrl(config), {
+    this.server = buildTusServer(store, publicBaseUrl(config), locker, {
       namingFunction: () => newId('upl'),
       maxSize: () => limitsOf(this.account().plan).maxFileSizeMB * MB,
       onUploadCreate: async (_req, upload) => ({ metadata: ownedMetadata(upload.metadata, accountOwner(this.account().id)) }),

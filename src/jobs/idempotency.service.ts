@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { ApiError } from '../common/api-error';
 import { MAX_JSON_DEPTH, tooDeep } from '../common/json-depth';
 import type { Db } from '../database/sql';
 import { IdempotencyRepository } from './idempotency.repository';

@@ -1,7 +1,6 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { JobCreate, Job as JobView } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
-import type { Account } from '../accounts/account.entity';
 import { assertScope } from '../auth/scopes';
 import { ApiError } from '../common/api-error';
 import { decodeCursor, paginate } from '../common/cursor';

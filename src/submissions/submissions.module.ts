@@ -18,7 +18,17 @@ import { SubmissionScans } from './submission-scans';
 @Module({
   imports: [DropsModule, WebhooksModule, JobsModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
-  providers: [SubmissionsRepository, SubmissionsService, SubmissionsArchiveService, IntakeService, SubmissionEvents, AutoConvertService, UploadSlots, ScanRepository, SubmissionScans],
+  providers: [
+    SubmissionsRepository,
+    SubmissionsService,
+    SubmissionsArchiveService,
+    IntakeService,
+    SubmissionEvents,
+    AutoConvertService,
+    UploadSlots,
+    ScanRepository,
+    SubmissionScans,
+  ],
   exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService, UploadSlots],
 })
 export class SubmissionsModule {}

@@ -62,7 +62,8 @@ export class JobAdmission {
     const decision = decideAdmission({
       account,
       key: a.key,
-      tool: a.tool,
+      // The tool's price for these options (a fixed `cost` unless the tool defines `charge`).
+      tool: { cost: a.tool.charge(a.options) },
       counts: { inFlight: inFlight.all, inFlightOnQueue: inFlight.onQueue, spentToday: spent.day, spentThisMonth: spent.month },
       waitForSlot: a.waitForSlot,
     });

@@ -18,6 +18,10 @@ const SKIPPED = {
     'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/enqueue-failure and test/faults/redis-outage provoke it',
   '/api/v1/jobs > Submit a job > 500 > application/json':
     'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/enqueue-failure and test/faults/redis-outage provoke it',
+  '/v1/public/drops/{slug}/tus/{id} > Send the next bytes of a tus upload > 423 > application/json':
+    'upload_locked needs another request holding the upload for 20 s; test/e2e/multi-process provokes it across two API processes',
+  '/v1/files/{key} > Fetch a file through a signed URL > 410 > application/json':
+    'output_expired needs an output purged by retention; test/e2e/retention provokes it (OUTPUT_RETENTION=5s)',
   '/v1/uploads > Upload a file to use as job input > 413 > application/json':
     'needs a body over the smallest plan limit (25 MB), cut off while Dredd still sends it (a reset, not an answer); test/e2e/uploads covers it',
 };
@@ -27,7 +31,7 @@ const SKIPPED = {
 // a request body". The tus HEADs, success and errors, are covered by test/e2e/tus.e2e-spec.ts
 // (the 429 of /v1/uploads/tus/{id} by test/e2e/auth-failures.e2e-spec.ts).
 const TUS_HEADS = {
-  '/v1/public/drops/{slug}/tus/{id}': [200, 404, 410, 412],
+  '/v1/public/drops/{slug}/tus/{id}': [200, 404, 410, 412, 423, 429],
   '/v1/uploads/tus/{id}': [200, 401, 404, 412, 429],
 };
 for (const [template, statuses] of Object.entries(TUS_HEADS)) {
@@ -338,6 +342,14 @@ async function provokeTus(transaction, id, status, set) {
       const slug = await fx.imageOnlyDrop();
       usePath(transaction, await tusUpload(await collection(slug), { client }));
       return 'kind_not_allowed';
+    }
+    case 429: {
+      // The public per-address rate limit covers PATCH too: an upload made from one address, sent on from an exhausted one.
+      if (!isDrop) break;
+      const { slug } = await fx.drop();
+      usePath(transaction, await tusUpload(await collection(slug), { client }));
+      setHeader(transaction, 'X-Forwarded-For', await exhaustAddress(slug));
+      return 'rate_limited';
     }
   }
   throw new Error(`no way to provoke ${status} for ${id}`);

@@ -35,7 +35,11 @@ function onlyKeysOf(expected, real) {
     return expected.map((item, i) => onlyKeysOf(item, real[Math.min(i, real.length - 1)]));
   }
   if (expected === null || typeof expected !== 'object' || real === null || typeof real !== 'object') return expected;
-  return Object.fromEntries(Object.entries(expected).filter(([key]) => key in real).map(([key, value]) => [key, onlyKeysOf(value, real[key])]));
+  return Object.fromEntries(
+    Object.entries(expected)
+      .filter(([key]) => key in real)
+      .map(([key, value]) => [key, onlyKeysOf(value, real[key])]),
+  );
 }
 
 hooks.afterEach((transaction, done) => {

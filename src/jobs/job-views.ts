@@ -29,6 +29,7 @@ export function toJobView(job: Job, downloadUrl?: string): JobView {
             ...(r.height !== undefined ? { height: r.height } : {}),
             ...(r.duration !== undefined ? { duration: r.duration } : {}),
             ...(r.bitrate !== undefined ? { bitrate: r.bitrate } : {}),
+            ...r.details,
           }
         : null,
     error: job.errorCode ? { code: job.errorCode as NonNullable<JobView['error']>['code'], message: job.errorMessage ?? '' } : null,

@@ -27,6 +27,8 @@ export interface StoredJobResult {
   height?: number;
   duration?: number;
   bitrate?: string;
+  /** The tool's own result metadata (ToolRun.details), shown as is in `result`. */
+  details?: Record<string, unknown>;
 }
 
 @Entity('jobs')

@@ -10,6 +10,8 @@ export interface ProbeResult {
   height?: number;
   /** Seconds. */
   duration?: number;
+  /** Documents: the page count, when the probe knows it (PDF). */
+  pages?: number;
   /** Images: what transformImage needs from the header, handed forward so it does not read it again. */
   image?: ImageHeader;
 }

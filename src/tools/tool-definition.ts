@@ -22,6 +22,11 @@ export interface ToolRun {
   output: MediaOutput;
   /** `result.message` of the job; absent when the tool has none (audio-compress). */
   message?: string;
+  /**
+   * The tool's own metadata, merged into the job's `result` (e.g. a placeholder, a dominant colour);
+   * every key must be declared in the contract's `JobResult`.
+   */
+  details?: Record<string, unknown>;
 }
 
 /** Limits a job of this tool runs under, as the media layer enforces them (stated for the catalogue and the docs). */

@@ -71,7 +71,7 @@ export class RunJob {
       const { path: inputPath, name } = await this.fetchInput(job, dir);
       await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
-      const { output, message } = await this.tools.run(job.tool, inputPath, join(dir, 'out'), job.options, progress);
+      const { output, message, details } = await this.tools.run(job.tool, inputPath, join(dir, 'out'), job.options, progress);
       const outputKey = newId('obj');
       await this.storage.putFile(outputKey, output.path);
       const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
@@ -85,6 +85,7 @@ export class RunJob {
         ...(output.height !== undefined ? { height: output.height } : {}),
         ...(output.duration !== undefined ? { duration: output.duration } : {}),
         ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
+        ...(details !== undefined ? { details } : {}),
       });
       if (!completed) {
         await this.storage.delete(outputKey); // nobody will ever read this output

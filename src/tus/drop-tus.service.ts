@@ -33,6 +33,7 @@ export class DropTusService {
   /** The drop the current tus request is for, read by the hooks tus calls during it. */
   private readonly current = new AsyncLocalStorage<Drop>();
   private readonly server: Server;
+  private readonly owned: OwnedStore;
 
   constructor(
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
@@ -41,8 +42,10 @@ export class DropTusService {
     locker: RedisLocker,
     config: AppConfig,
   ) {
-    const owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id));
-    const store = new FirstBytesStore(owned, (upload, sniffed) => this.intake.checkKind(this.drop(), sniffed, (upload.metadata as Record<string, string> | undefined)?.filename));
+    this.owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id));
+    const store = new FirstBytesStore(this.owned, (upload, sniffed) =>
+      this.intake.checkKind(this.drop(), sniffed, (upload.metadata as Record<string, string> | undefined)?.filename),
+    );
     this.server = buildTusServer(store, publicBaseUrl(config), locker, {
       namingFunction: () => newId('obj'),
       maxSize: () => this.drop().maxFileSizeMB * MB,
@@ -69,10 +72,13 @@ export class DropTusService {
   }
 
   /** HEAD, PATCH, DELETE of an upload this drop's URL created; any other upload id is a 404 (OwnedStore). */
-  async serve(slug: string, _id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  async serve(slug: string, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     // Bytes go only to a drop that still accepts them; an offset or a cancel works on any existing drop.
     const drop = req.method === 'PATCH' ? await this.intake.openDrop(slug) : await this.drops.findBySlug(slug);
-    return this.current.run(drop, () => handleTus(this.server, req, reply));
+    return this.current.run(drop, async () => {
+      await this.owned.refuseForeign(id);
+      return handleTus(this.server, req, reply);
+    });
   }
 
   private drop(): Drop {

@@ -63,6 +63,22 @@ export class OwnedStore extends DataStore {
     return upload;
   }
 
+  /**
+   * 404 `not_found` before @tus/server runs when `id` names an existing upload of another owner.
+   * tus takes the upload lock before it reads the upload (and our owner), and the shared lock asks
+   * its holder to let go: without this check a stranger who learned an id could interrupt the
+   * owner's PATCH. An unknown id is left to tus (its own 404).
+   */
+  async refuseForeign(id: string): Promise<void> {
+    let upload: Upload;
+    try {
+      upload = await this.inner.getUpload(id);
+    } catch {
+      return;
+    }
+    if (upload.metadata?.[OWNER_KEY] !== this.owner()) throw ApiError.notFound('Upload');
+  }
+
   override async remove(id: string): Promise<void> {
     await this.getUpload(id);
     return this.inner.remove(id);

@@ -25,6 +25,7 @@ import type { TusStorage } from './tus-store';
 export class UploadTusService {
   private readonly current = new AsyncLocalStorage<Account>();
   private readonly server: Server;
+  private readonly owned: OwnedStore;
 
   constructor(
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
@@ -32,8 +33,8 @@ export class UploadTusService {
     locker: RedisLocker,
     config: AppConfig,
   ) {
-    const store = new OwnedStore(tus.store, () => accountOwner(this.account().id));
-    this.server = buildTusServer(store, publicBaseUrl(config), locker, {
+    this.owned = new OwnedStore(tus.store, () => accountOwner(this.account().id));
+    this.server = buildTusServer(this.owned, publicBaseUrl(config), locker, {
       namingFunction: () => newId('upl'),
       maxSize: () => limitsOf(this.account().plan).maxFileSizeMB * MB,
       onUploadCreate: async (_req, upload) => ({ metadata: ownedMetadata(upload.metadata, accountOwner(this.account().id)) }),
@@ -53,8 +54,11 @@ export class UploadTusService {
   }
 
   /** HEAD, PATCH, DELETE of an upload this account created here; any other upload id is a 404 (OwnedStore). */
-  async serve(account: Account, _id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    return this.current.run(account, () => handleTus(this.server, req, reply));
+  async serve(account: Account, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    return this.current.run(account, async () => {
+      await this.owned.refuseForeign(id);
+      return handleTus(this.server, req, reply);
+    });
   }
 
   private account(): Account {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { type ClientRequest, request } from 'node:http';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids';
@@ -101,6 +104,53 @@ describe('tus uploads belong to the endpoint that created them', () => {
     expect(await ownerSnapshot(a, slug)).toEqual({ submissionCount: 0, totalBytes: 0, ids: [] });
     expect((await tus(created.location, 'HEAD', bearer(b))).headers.get('upload-offset')).toBe('0');
     expect((await tus(created.location, 'DELETE', bearer(b))).status).toBe(204);
+  });
+
+  it("a stranger naming the upload's id cannot interrupt the owner's PATCH: 404 before tus takes the upload lock", async () => {
+    const slug = await createDrop(owner, { maxFileSizeMB: 10 });
+    const file = Buffer.concat([await png(32, 32), randomBytes(2 * MiB)]);
+    const created = await tusCreate(dropTus(slug), file.length, { filename: 'held.png' });
+    expect(created.status).toBe(201);
+    const id = idOf(created.location);
+    const first = 512 * 1024;
+
+    // The owner's PATCH sends a first part and holds the connection (and the upload lock) open.
+    let pending: ClientRequest | undefined;
+    const answer = new Promise<{ status: number; offset: string | undefined }>((resolve, reject) => {
+      const req = request(created.location, {
+        method: 'PATCH',
+        agent: false,
+        headers: { 'Tus-Resumable': '1.0.0', 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0', 'Content-Length': String(file.length) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, offset: res.headers['upload-offset'] as string | undefined }));
+      });
+      req.on('error', reject);
+      req.write(file.subarray(0, first));
+      pending = req;
+    });
+    const partial = join(dir, '.tus', id);
+    const onDisk = () =>
+      stat(partial).then(
+        (s) => s.size,
+        () => 0,
+      );
+    expect(await eventually(async () => (await onDisk()) >= first, 30_000)).toBe(true);
+
+    // Another tenant's key and another drop name the id: 404 each, without touching the lock.
+    const stranger = await t.newTenant();
+    const viaKey = `${uploadsTus()}/${id}`;
+    const patched = await tusPatch(viaKey, first, randomBytes(1024), bearer(stranger));
+    expectError(patched, patched.body, 404, 'not_found');
+    expect((await tus(viaKey, 'HEAD', bearer(stranger))).status).toBe(404);
+    const otherSlug = await createDrop(stranger);
+    expect((await tus(`${dropTus(otherSlug)}/${id}`, 'HEAD')).status).toBe(404);
+
+    // The owner's PATCH was not asked to stop: the rest of the body completes it.
+    pending!.end(file.subarray(first));
+    expect(await answer).toEqual({ status: 204, offset: String(file.length) });
+    expect((await ownerSnapshot(owner, slug)).submissionCount).toBe(1);
   });
 
   it("the drop's rules as they are when the last byte arrives: sender fields and kinds checked again, a refusal removes the upload", async () => {

@@ -4,6 +4,9 @@ import type { MediaOutput, ProbeResult } from '../media/media.types';
 /** The kinds of input a tool takes; the worker refuses an input of another kind before `run`. */
 export type ToolKind = 'image' | 'video' | 'audio';
 
+/** What a tool writes: a file of a kind other tools take, JSON data, or nothing. */
+export type ToolOutputKind = ToolKind | 'data' | 'none';
+
 /** What a tool's `run` gets: its validated options and a local input file the probe has described. */
 export interface ToolRunContext<Options> {
   media: MediaRepository;
@@ -46,6 +49,12 @@ export interface ToolLimits {
 export interface ToolDefinition<Slug extends string = string, Options = Record<string, any>> {
   slug: Slug;
   kind: ToolKind;
+  /**
+   * The kind of file it writes, for a pipeline step that reads its output (src/tools/pipeline-plan.ts):
+   * `data` (JSON no tool reads) or `none` (no file); a function when the options decide it.
+   * Default: its input `kind` (an image tool writes an image).
+   */
+  outputKind?: ToolOutputKind | ((options: Options) => ToolOutputKind);
   /** The BullMQ queue its jobs go to (QUEUES in src/queue): one worker per queue. */
   queue: string;
   /** The API-key scope that may submit it. */

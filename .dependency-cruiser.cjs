@@ -3,7 +3,7 @@
 // import is a dependency of the design even when the compiler erases it.
 
 /** Domain folders: the features the API offers. Infrastructure (database, common, config, …) sits below them. */
-const DOMAINS = '(account-api|accounts|auth|credits|drops|jobs|media|submissions|tools|uploads|webhooks|worker)';
+const DOMAINS = '(account-api|accounts|auth|credits|drops|jobs|media|submissions|templates|tools|uploads|webhooks|worker)';
 
 /**
  * A domain's HTTP edge: controllers, guards, filters, param decorators, presenters and Nest module

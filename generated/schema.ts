@@ -799,6 +799,68 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's templates
+         * @description Scope `templates:read`. Newest first.
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        /**
+         * Save a pipeline as a template
+         * @description Scope `templates:write`. A template is a named set of pipeline steps that `POST /v1/jobs`
+         *     (`template`) and drops (`processWith`) run. Its steps are checked as a job's steps are:
+         *     at most 10, names `^[a-z][a-z0-9_-]{0,31}$`, known tools with valid options, references to
+         *     other steps, no cycle, and each step reading a kind its tool takes — otherwise 400
+         *     `invalid_pipeline` naming the step. Templates belong to the account: every key of it sees them.
+         */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tpl_0000000000000000 */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a template
+         * @description Scope `templates:read`. Another account's template is 404 `not_found`.
+         */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template
+         * @description Scope `templates:write`. Jobs already started from it run to their end. A drop that names it
+         *     in `processWith` no longer processes arrivals with it.
+         */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a template or replace its steps
+         * @description Scope `templates:write`. Send `name`, `steps` or both; `steps` replaces the whole set and is
+         *     checked like a new template's. Jobs already started from the template keep the steps they
+         *     started with.
+         */
+        patch: operations["updateTemplate"];
+        trace?: never;
+    };
     "/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -864,6 +926,7 @@ export type components = {
          *     - `validation_failed` — 400: a parameter or the body breaks the schema, or a JSON body nests objects and arrays deeper than 64 levels; `details` names each problem
          *     - `invalid_multipart` — 400: the multipart body is malformed or exceeds its part limits
          *     - `unknown_tool` — 400: `tool` names no tool of `GET /v1/tools`
+         *     - `invalid_pipeline` — 400: a pipeline's steps cannot run (more than 10, a bad name, an unknown tool, a reference to no step, a cycle, a step reading a kind its tool does not take); `details` names the step
          *     - `missing_input` — 400: neither `input.url` nor `input.fileId` is given
          *     - `unsupported_input` — 400: the uploaded `input.fileId` is of another kind than the tool takes
          *     - `unauthorized` — 401: no Authorization header, or not "Bearer <key>"
@@ -913,7 +976,7 @@ export type components = {
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "upload_locked" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "invalid_pipeline" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "upload_locked" | "internal_error" | "enqueue_failed" | "unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1090,6 +1153,69 @@ export type components = {
         };
         DropEnvelope: {
             drop: components["schemas"]["Drop"];
+        };
+        PipelineStep: {
+            /**
+             * @description A tool of `GET /v1/tools`.
+             * @example image-resize
+             */
+            tool: string;
+            /** @description The tool's options, as its `JobCreate` variant takes them. */
+            options?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Another step's name, whose output this step reads. Absent, the job's input.
+             * @example webp
+             */
+            input?: string;
+        };
+        /**
+         * @description Named steps, at most 10; a name matches `^[a-z][a-z0-9_-]{0,31}$` and names the step's output.
+         *     Independent steps run in parallel; a step starts when the step it reads has finished.
+         * @example {
+         *       "webp": {
+         *         "tool": "image-convert",
+         *         "options": {
+         *           "format": "webp"
+         *         }
+         *       },
+         *       "small": {
+         *         "tool": "image-resize",
+         *         "input": "webp",
+         *         "options": {
+         *           "width": 320
+         *         }
+         *       }
+         *     }
+         */
+        PipelineSteps: {
+            [key: string]: components["schemas"]["PipelineStep"];
+        };
+        Template: {
+            /** @example tpl_0000000000000000 */
+            id: string;
+            name: string;
+            steps: components["schemas"]["PipelineSteps"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TemplateCreate: {
+            name: string;
+            steps: components["schemas"]["PipelineSteps"];
+        };
+        TemplateUpdate: {
+            name?: string;
+            steps?: components["schemas"]["PipelineSteps"];
+        };
+        TemplateEnvelope: {
+            template: components["schemas"]["Template"];
+        };
+        TemplateList: {
+            templates: components["schemas"]["Template"][];
+            nextCursor: string | null;
         };
         DropList: {
             drops: components["schemas"]["Drop"][];
@@ -1663,6 +1789,8 @@ export type components = {
         SubmissionId: string;
         /** @example job_0000000000000000 */
         JobId: string;
+        /** @example tpl_0000000000000000 */
+        TemplateId: string;
         /** @description Page size, 1 to 100. */
         Limit: number;
         /** @description The `nextCursor` of the previous page. */
@@ -4915,6 +5043,394 @@ export interface operations {
             };
             /** @description `cannot_cancel`: the job is no longer queued. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateList"];
+                };
+            };
+            /** @description `validation_failed`: a parameter breaks the schema (`details` names each problem). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Web-ready image",
+                 *       "steps": {
+                 *         "webp": {
+                 *           "tool": "image-convert",
+                 *           "options": {
+                 *             "format": "webp",
+                 *             "quality": 80
+                 *           }
+                 *         },
+                 *         "small": {
+                 *           "tool": "image-resize",
+                 *           "input": "webp",
+                 *           "options": {
+                 *             "width": 320
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TemplateCreate"];
+            };
+        };
+        responses: {
+            /** @description The template. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `invalid_pipeline`: the steps cannot run (too many, a bad name, an unknown tool, a reference to no step, a cycle, a step reading a kind its tool does not take; `details` names the step). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tpl_0000000000000000 */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEnvelope"];
+                };
+            };
+            /** @description `bad_request`: the URL is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such template, or another account's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tpl_0000000000000000 */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `bad_request`: the URL is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such template, or another account's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tpl_0000000000000000 */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Web-ready image (320 px)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TemplateUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated template. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `invalid_pipeline`: the steps cannot run (too many, a bad name, an unknown tool, a reference to no step, a cycle, a step reading a kind its tool does not take; `details` names the step). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such template, or another account's. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

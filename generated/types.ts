@@ -20,6 +20,13 @@ export type Drop = components['schemas']['Drop'];
 export type DropCreate = components['schemas']['DropCreate'];
 export type DropUpdate = components['schemas']['DropUpdate'];
 export type DropEnvelope = components['schemas']['DropEnvelope'];
+export type PipelineStep = components['schemas']['PipelineStep'];
+export type PipelineSteps = components['schemas']['PipelineSteps'];
+export type Template = components['schemas']['Template'];
+export type TemplateCreate = components['schemas']['TemplateCreate'];
+export type TemplateUpdate = components['schemas']['TemplateUpdate'];
+export type TemplateEnvelope = components['schemas']['TemplateEnvelope'];
+export type TemplateList = components['schemas']['TemplateList'];
 export type DropList = components['schemas']['DropList'];
 export type PublicDrop = components['schemas']['PublicDrop'];
 export type LockedDrop = components['schemas']['LockedDrop'];
@@ -70,7 +77,7 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryEnvelope = components['schemas']['WebhookDeliveryEnvelope'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 
-export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
+export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listTemplates' | 'createTemplate' | 'getTemplate' | 'updateTemplate' | 'deleteTemplate' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
 
 export interface OperationInfo {
   operationId: OperationId;
@@ -359,6 +366,41 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "method": "POST",
     "path": "/api/v1/jobs/{id}/cancel",
     "scope": null,
+    "public": false
+  },
+  {
+    "operationId": "listTemplates",
+    "method": "GET",
+    "path": "/v1/templates",
+    "scope": "templates:read",
+    "public": false
+  },
+  {
+    "operationId": "createTemplate",
+    "method": "POST",
+    "path": "/v1/templates",
+    "scope": "templates:write",
+    "public": false
+  },
+  {
+    "operationId": "getTemplate",
+    "method": "GET",
+    "path": "/v1/templates/{id}",
+    "scope": "templates:read",
+    "public": false
+  },
+  {
+    "operationId": "updateTemplate",
+    "method": "PATCH",
+    "path": "/v1/templates/{id}",
+    "scope": "templates:write",
+    "public": false
+  },
+  {
+    "operationId": "deleteTemplate",
+    "method": "DELETE",
+    "path": "/v1/templates/{id}",
+    "scope": "templates:write",
     "public": false
   },
   {

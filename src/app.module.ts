@@ -23,6 +23,7 @@ import { createRootLogger } from './logging/root-logger';
 import { MetricsModule } from './metrics/metrics.module';
 import { ToolsModule } from './tools/tools.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { TemplatesModule } from './templates/templates.module';
 import { TusModule } from './tus/tus.module';
 import { ScanningModule } from './scanning/scanning.module';
 import { ExclusiveSweepsModule } from './retention/retention.module';
@@ -56,6 +57,7 @@ export class AppModule {
         UploadsModule,
         TusModule,
         JobsModule,
+        TemplatesModule,
         MetricsModule,
         OperationBindingModule,
         ...(config.WORKER_IN_PROCESS === 'true' ? [WorkerModule] : []),

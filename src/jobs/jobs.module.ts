@@ -14,6 +14,7 @@ import { JobRefunds } from './job-refunds';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
+import { ToolOptions } from '../tools/tool-options';
 import { CancelJob } from './use-cases/cancel-job';
 import { SettleJob } from './use-cases/settle-job';
 import { SubmitJob } from './use-cases/submit-job';
@@ -26,7 +27,21 @@ import { SubmitJob } from './use-cases/submit-job';
 @Module({
   imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
-  providers: [JobsRepository, IdempotencyRepository, JobsService, IdempotencyService, JobAdmission, JobDispatch, JobInputs, JobQueue, JobRefunds, SubmitJob, CancelJob, SettleJob],
+  providers: [
+    JobsRepository,
+    IdempotencyRepository,
+    JobsService,
+    ToolOptions,
+    IdempotencyService,
+    JobAdmission,
+    JobDispatch,
+    JobInputs,
+    JobQueue,
+    JobRefunds,
+    SubmitJob,
+    CancelJob,
+    SettleJob,
+  ],
   exports: [JobsRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
 })
 export class JobsModule {}

@@ -5,9 +5,9 @@ import { assertScope } from '../auth/scopes';
 import { ApiError } from '../common/api-error';
 import { decodeCursor, paginate } from '../common/cursor';
 import { limitsOf } from '../config/plans';
-import { Contract, toDetails } from '../contract/contract';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { findTool, TOOLS, type ToolDefinition } from '../tools/tool-registry';
+import { ToolOptions } from '../tools/tool-options';
 import type { Job, JobState } from './job.entity';
 import { RESULT_URL_SECONDS, toJobView } from './job-views';
 import { JobsRepository } from './jobs.repository';
@@ -21,7 +21,7 @@ export class JobsService {
   constructor(
     private readonly jobs: JobsRepository,
     @Inject(STORAGE) private readonly storage: StorageDriver,
-    private readonly contract: Contract,
+    private readonly toolOptions: ToolOptions,
   ) {}
 
   /** Everything that can be refused without touching the database. */
@@ -34,11 +34,10 @@ export class JobsService {
     if (!input.url && !input.fileId) {
       throw new ApiError(HttpStatus.BAD_REQUEST, 'missing_input', 'Give the input file as input.url (http or https) or input.fileId (from POST /v1/uploads).');
     }
-    this.validOptions(tool, body.options);
+    const options = this.toolOptions.check(tool, body.options, 'body/options');
     if (input.url && input.fileId)
       throw ApiError.validation('Give input.url or input.fileId, not both.', [{ path: 'body/input', message: 'must have exactly one of url, fileId' }]);
     if (input.url && !isHttpUrl(input.url)) throw ApiError.validation('input.url must be an http or https URL.', [{ path: 'body/input/url', message: 'must be an http(s) URL' }]);
-    const options = this.knownOptions(tool, body.options ?? {});
     assertScope(auth.key.scopes, tool.scope);
     if (body.webhookUrl && !limitsOf(auth.account.plan).jobWebhooks) {
       throw ApiError.forbidden('plan_not_eligible', 'Job webhooks need the Pro or Max plan.');
@@ -68,29 +67,6 @@ export class JobsService {
         ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS })
         : undefined;
     return toJobView(job, url);
-  }
-
-  /**
-   * Validation happens once: the request guard checked the body against what every tool's
-   * JobCreate variant shares (Contract.requestSchema: tool, input, webhookUrl, idempotencyKey;
-   * options only as an object). What only this tool's variant adds — its options schema — is checked here.
-   */
-  private validOptions(tool: ToolDefinition, options: JobCreate['options']): void {
-    if (options === undefined) return;
-    const validate = this.contract.schemaValidator(tool.optionsSchema);
-    if (!validate(options)) {
-      const details = toDetails('body/options', validate.errors);
-      throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
-    }
-  }
-
-  private knownOptions(tool: ToolDefinition, options: Record<string, unknown>): Record<string, unknown> {
-    const extra = tool.extraCheck?.(options);
-    if (extra) throw ApiError.validation(`${extra.path}: ${extra.message}`, [extra]);
-    // Unknown keys are ignored: only the schema's own properties are kept.
-    const schema = this.contract.componentSchema(tool.optionsSchema);
-    const known = [schema, ...(schema.anyOf ?? [])].flatMap((branch: { properties?: object }) => Object.keys(branch.properties ?? {}));
-    return Object.fromEntries(Object.entries(options).filter(([k]) => known.includes(k)));
   }
 }
 

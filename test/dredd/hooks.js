@@ -52,6 +52,25 @@ hooks.before('/v1/drops/{slug} > Delete a drop and all its submissions > 204', a
   }
 });
 
+// Templates: the example id names none; each 2xx works on a template made for it.
+for (const name of [
+  '/v1/templates/{id} > Get a template > 200',
+  '/v1/templates/{id} > Rename a template or replace its steps > 200',
+  '/v1/templates/{id} > Delete a template > 204',
+]) {
+  hooks.before(name + (name.endsWith('204') ? '' : ' > application/json'), async (transaction, done) => {
+    try {
+      const steps = { small: { tool: 'image-resize', options: { width: 32 } } };
+      const { template } = await api('POST', '/v1/templates', { name: 'Dredd', steps });
+      transaction.fullPath = `/v1/templates/${template.id}`;
+      transaction.request.uri = transaction.fullPath;
+      done();
+    } catch (err) {
+      done(err);
+    }
+  });
+}
+
 // ---- Jobs, tools and uploads: real inputs from a fixture server on 127.0.0.1 (ALLOW_PRIVATE_HOSTS
 // of the Dredd server); the in-process worker runs the jobs.
 const http = require('node:http');

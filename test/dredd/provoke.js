@@ -378,13 +378,15 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, name) => values[name]);
 }
 
-const JSON_BODY_OPS = new Set(['createDrop', 'updateDrop', 'updateSubmission', 'createJob', 'apiCreateJob']);
+const JSON_BODY_OPS = new Set(['createDrop', 'updateDrop', 'updateSubmission', 'createJob', 'apiCreateJob', 'createTemplate', 'updateTemplate']);
 const INVALID_BODIES = {
   createDrop: { name: '' },
   updateDrop: { isActive: 'yes' },
   updateSubmission: { isRead: 'yes' },
   createJob: { tool: 42, input: {} },
   apiCreateJob: { tool: 'image-resize', input: { url: 'http://127.0.0.1:9/a.png' }, options: { width: 'wide' } },
+  createTemplate: { name: 'No steps' },
+  updateTemplate: { name: '' },
 };
 const INVALID_QUERIES = {
   listDrops: '?limit=0',
@@ -392,6 +394,7 @@ const INVALID_QUERIES = {
   listJobs: '?state=exploded',
   apiListJobs: '?cursor=bm90LWEtY3Vyc29y',
   listWebhookDeliveries: '?status=lost',
+  listTemplates: '?limit=0',
 };
 let unauthorizedTurn = 0;
 
@@ -531,7 +534,13 @@ async function provoke(transaction, op) {
     case 404: {
       const missing = {
         slug: 'dredd-no-such-drop',
-        id: template.includes('/jobs/') ? 'job_nosuchjob000' : template.includes('webhook') ? 'whd_nosuchdelivery0' : 'sub_nosuchsubmission0',
+        id: template.includes('/jobs/')
+          ? 'job_nosuchjob000'
+          : template.includes('webhook')
+            ? 'whd_nosuchdelivery0'
+            : template.includes('/templates/')
+              ? 'tpl_nosuchtemplate0'
+              : 'sub_nosuchsubmission0',
       };
       if (template.includes('/submissions/{id}')) missing.slug = (await fx.drop()).slug;
       if (id === 'getDropTusOptions') {
@@ -544,7 +553,8 @@ async function provoke(transaction, op) {
         usePath(transaction, url.pathname + url.search);
       } else path(missing);
       if (id === 'createPublicSubmission') setForm(transaction, multipart({ senderName: 'Dredd' }, textFile));
-      if (id === 'updateDrop' || id === 'updateSubmission') setJson(transaction, id === 'updateDrop' ? { name: 'Renamed' } : { isRead: true });
+      if (id === 'updateDrop' || id === 'updateTemplate') setJson(transaction, { name: 'Renamed' });
+      if (id === 'updateSubmission') setJson(transaction, { isRead: true });
       return id === 'getDropPage' ? undefined : 'not_found';
     }
     case 409:

@@ -11,6 +11,7 @@ import { JobDispatch } from './job-dispatch';
 import { JobInputs } from './job-inputs';
 import { JobQueue } from './job-queue';
 import { JobRefunds } from './job-refunds';
+import { JobWaits } from './job-waits';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
@@ -26,7 +27,21 @@ import { SubmitJob } from './use-cases/submit-job';
 @Module({
   imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
-  providers: [JobsRepository, IdempotencyRepository, JobsService, IdempotencyService, JobAdmission, JobDispatch, JobInputs, JobQueue, JobRefunds, SubmitJob, CancelJob, SettleJob],
+  providers: [
+    JobsRepository,
+    IdempotencyRepository,
+    JobsService,
+    IdempotencyService,
+    JobAdmission,
+    JobDispatch,
+    JobInputs,
+    JobQueue,
+    JobRefunds,
+    JobWaits,
+    SubmitJob,
+    CancelJob,
+    SettleJob,
+  ],
   exports: [JobsRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
 })
 export class JobsModule {}

@@ -55,14 +55,6 @@ describe('the @dropline/client package', () => {
     expect((await fetch(out[2])).status).toBe(200);
   });
 
-  it('the README example "submit a job and wait" runs: createJobAndWait gives the completed WebP', async () => {
-    const image = join(project, 'photo-wait.png');
-    await writeFile(image, await makePng(64, 48));
-    const out = (await runExample(3, { IMAGE_PATH: image })).trim().split(' ');
-    expect(out.slice(0, 2)).toEqual(['completed', 'webp']);
-    expect((await fetch(out[2])).status).toBe(200);
-  });
-
   it('the README example "the account and its ledger" runs and prints the debit', async () => {
     const out = await runExample(1);
     expect(out.split('\n')[0]).toBe('pro 49');
@@ -84,5 +76,13 @@ describe('the @dropline/client package', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('the README example "submit a job and wait" runs: createJobAndWait gives the completed WebP', async () => {
+    const image = join(project, 'photo-wait.png');
+    await writeFile(image, await makePng(64, 48));
+    const out = (await runExample(3, { IMAGE_PATH: image })).trim().split(' ');
+    expect(out.slice(0, 2)).toEqual(['completed', 'webp']);
+    expect((await fetch(out[2])).status).toBe(200);
   });
 });

@@ -174,7 +174,10 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
       expect(got.response.headers.get('preference-applied')).toBeNull();
       expect(Date.now() - started).toBeLessThan(900);
     }
-    const posted = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: `${files.origin}/photo.png` }, options: { width: 10 } }, headers: { Prefer: 'wait=120' } });
+    const posted = await tenant.client.POST('/v1/jobs', {
+      body: { tool: 'image-resize', input: { url: `${files.origin}/photo.png` }, options: { width: 10 } },
+      headers: { Prefer: 'wait=120' },
+    });
     expect(posted.response.status).toBe(202);
     expect(posted.response.headers.get('preference-applied')).toBeNull();
     await job.release();

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import sharp from 'sharp';
 import type { Job, JobAccepted } from '../../generated/types';
 import { contractFetch } from '../support/contract-check';
@@ -163,6 +164,30 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
     await until(async () => (await waiters()) === 0, 'the waiter to go');
     expect(Date.now() - hungUp).toBeLessThan(5_000);
     await job.release();
+  });
+
+  it('an end during a loss of the listening connection is not missed: on reconnect every waiter reads again', async () => {
+    const job = await heldJob();
+    const answer = tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: job.id } }, headers: { Prefer: 'wait=30' } });
+    await until(async () => (await waiters()) === 1, 'the GET to wait');
+    const db = new Client({ connectionString: TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      // The listener is cut (this waits for its backend to exit), then the job ends while nobody listens.
+      const { rows } = await db.query(
+        "SELECT pg_terminate_backend(pid, 5000) AS gone FROM pg_stat_activity WHERE application_name = 'dropline-dropline_job_ended' AND datname = current_database()",
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      const cut = Date.now();
+      await db.query("UPDATE jobs SET state = 'failed', error_code = 'processing_failed', error_message = 'ended in the gap', finished_at = now() WHERE id = $1", [job.id]);
+      const { data, response } = await answer;
+      expect(response.status).toBe(200);
+      expect(data!.job).toMatchObject({ id: job.id, state: 'failed' });
+      expect(Date.now() - cut).toBeLessThan(15_000);
+    } finally {
+      await db.end();
+      await job.release();
+    }
   });
 
   it('an out-of-range or malformed Prefer is ignored (RFC 7240): answered at once, no Preference-Applied', async () => {

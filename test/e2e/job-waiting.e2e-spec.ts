@@ -110,6 +110,21 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
     expect(await waiters()).toBe(0);
   });
 
+  it('the /api/v1 aliases wait the same way', async () => {
+    const posted = await tenant.client.POST('/api/v1/jobs', {
+      body: { tool: 'image-resize', input: { url: `${files.origin}/photo.png` }, options: { width: 16 } },
+      headers: { Prefer: 'wait=10' },
+    });
+    expect(posted.response.status).toBe(200);
+    expect(posted.response.headers.get('preference-applied')).toBe('wait=10');
+    const { job } = posted.data as { job: Job };
+    expect(job).toMatchObject({ state: 'completed', result: { width: 16 } });
+    const got = await tenant.client.GET('/api/v1/jobs/{id}', { params: { path: { id: job.id } }, headers: { Prefer: 'wait=5' } });
+    expect(got.response.status).toBe(200);
+    expect(got.response.headers.get('preference-applied')).toBe('wait=5');
+    expect(got.data!.job).toMatchObject({ id: job.id, state: 'completed' });
+  });
+
   it('GET with Prefer: wait on a running job answers as soon as it completes (the worker is another process)', async () => {
     const job = await heldJob();
     const answer = tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: job.id } }, headers: { Prefer: 'wait=30' } });

@@ -659,12 +659,19 @@ export type paths = {
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
-         *     idempotency replay (200/202 with the original body) or 409 `idempotency_conflict`, 400
+         *     idempotency replay (202 with the original body) or 409 `idempotency_conflict`, 400
          *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
          *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
          *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel.
+         *
+         *     With `Prefer: wait=N` (1–60) the answer waits until the job has reached a final state or N
+         *     seconds have passed: a job that ended in time is answered `200` with the body of `GET
+         *     /v1/jobs/{id}` (its `result.downloadUrl` included), one still in flight with the usual
+         *     `202`; both carry `Preference-Applied: wait=N`. An idempotent replay with `Prefer: wait`
+         *     waits on the original job the same way (200 once it has ended), so a create-and-wait
+         *     retried after a lost connection gets the result without a second job.
          */
         post: operations["createJob"];
         delete?: never;
@@ -685,7 +692,11 @@ export type paths = {
         };
         /**
          * Poll a job
-         * @description Only the key that created the job may read it; for any other key it is 404 `not_found`. `result.downloadUrl` is signed afresh at each poll and valid for one hour. Scope — none.
+         * @description Only the key that created the job may read it; for any other key it is 404 `not_found`.
+         *     `result.downloadUrl` is signed afresh at each poll and valid for one hour. With `Prefer:
+         *     wait=N` (1–60) the answer waits until the job has reached a final state (completed,
+         *     failed, canceled) or N seconds have passed, whichever comes first, and carries
+         *     `Preference-Applied: wait=N`: a long poll, without polling. Scope — none.
          */
         get: operations["getJob"];
         put?: never;
@@ -739,12 +750,19 @@ export type paths = {
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
-         *     idempotency replay (200/202 with the original body) or 409 `idempotency_conflict`, 400
+         *     idempotency replay (202 with the original body) or 409 `idempotency_conflict`, 400
          *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
          *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
          *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel. Alias of the `/v1` operation.
+         *
+         *     With `Prefer: wait=N` (1–60) the answer waits until the job has reached a final state or N
+         *     seconds have passed: a job that ended in time is answered `200` with the body of `GET
+         *     /v1/jobs/{id}` (its `result.downloadUrl` included), one still in flight with the usual
+         *     `202`; both carry `Preference-Applied: wait=N`. An idempotent replay with `Prefer: wait`
+         *     waits on the original job the same way (200 once it has ended), so a create-and-wait
+         *     retried after a lost connection gets the result without a second job.
          */
         post: operations["apiCreateJob"];
         delete?: never;
@@ -765,7 +783,11 @@ export type paths = {
         };
         /**
          * Poll a job
-         * @description Only the key that created the job may read it; for any other key it is 404 `not_found`. `result.downloadUrl` is signed afresh at each poll and valid for one hour. Scope — none. Alias of the `/v1` operation.
+         * @description Only the key that created the job may read it; for any other key it is 404 `not_found`.
+         *     `result.downloadUrl` is signed afresh at each poll and valid for one hour. With `Prefer:
+         *     wait=N` (1–60) the answer waits until the job has reached a final state (completed,
+         *     failed, canceled) or N seconds have passed, whichever comes first, and carries
+         *     `Preference-Applied: wait=N`: a long poll, without polling. Scope — none. Alias of the `/v1` operation.
          */
         get: operations["apiGetJob"];
         put?: never;
@@ -1689,11 +1711,30 @@ export type components = {
         };
     };
     responses: {
-        /** @description The job is queued (or, for an idempotent replay, the original answer). */
+        /** @description The job is queued (or, for an idempotent replay, the original answer), or still in flight after the `Prefer: wait` time. */
         JobAccepted: {
             headers: {
                 /**
                  * @description Where to poll the job (its `statusUrl`).
+                 * @example /v1/jobs/job_0000000000000000
+                 */
+                Location?: string;
+                "Preference-Applied": components["headers"]["PreferenceAppliedOptional"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobAccepted"];
+            };
+        };
+        /** @description The job reached a final state (completed, failed or canceled) within the `Prefer: wait` time: the body of `GET /v1/jobs/{id}`. */
+        JobEndedInTime: {
+            headers: {
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                /**
+                 * @description The job's address (its `statusUrl`).
                  * @example /v1/jobs/job_0000000000000000
                  */
                 Location?: string;
@@ -1703,7 +1744,20 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["JobAccepted"];
+                "application/json": components["schemas"]["JobEnvelope"];
+            };
+        };
+        /** @description The job: at once, or with `Prefer: wait=N` once it is final or N seconds have passed. */
+        JobPolled: {
+            headers: {
+                "Preference-Applied": components["headers"]["PreferenceAppliedOptional"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobEnvelope"];
             };
         };
         /** @description The job. */
@@ -1732,6 +1786,16 @@ export type components = {
         };
     };
     parameters: {
+        /**
+         * @description `wait=N` (RFC 7240 §4.3), N an integer from 1 to 60: answer once the job has reached a
+         *     final state (completed, failed, canceled) or after N seconds, whichever comes first. The
+         *     wait costs no polling and holds nothing but the connection; a client that hangs up stops
+         *     it. A preference that cannot be honoured is ignored, not refused (RFC 7240 §2): no `wait`,
+         *     a malformed N (`wait=soon`, `wait=1.5`) or one outside 1–60 (`wait=0`, `wait=120`) is
+         *     answered at once, as without the header, and without `Preference-Applied`. Other
+         *     preferences in the header are ignored; of two `wait`s the first counts.
+         */
+        PreferWait: string;
         /**
          * @description The drop's password, when it has one (`requiresPassword`): missing is 401
          *     `password_required`, wrong is 403 `wrong_password`; more than 10 wrong tries in a minute
@@ -1845,6 +1909,16 @@ export type components = {
         RateLimitReset: number;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
+        /**
+         * @description `wait=N` (RFC 7240): the request waited for the job as `Prefer: wait=N` asked. Absent when no wait was asked for or the preference was ignored.
+         * @example wait=10
+         */
+        PreferenceApplied: string;
+        /**
+         * @description `wait=N` (RFC 7240) when the request waited as `Prefer: wait=N` asked; absent otherwise.
+         * @example wait=10
+         */
+        PreferenceAppliedOptional: string;
     };
     pathItems: never;
 };
@@ -4538,12 +4612,23 @@ export interface operations {
             header?: {
                 /** @description Same as the body's `idempotencyKey`; the body wins when both are given. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `wait=N` (RFC 7240 §4.3), N an integer from 1 to 60: answer once the job has reached a
+                 *     final state (completed, failed, canceled) or after N seconds, whichever comes first. The
+                 *     wait costs no polling and holds nothing but the connection; a client that hangs up stops
+                 *     it. A preference that cannot be honoured is ignored, not refused (RFC 7240 §2): no `wait`,
+                 *     a malformed N (`wait=soon`, `wait=1.5`) or one outside 1–60 (`wait=0`, `wait=120`) is
+                 *     answered at once, as without the header, and without `Preference-Applied`. Other
+                 *     preferences in the header are ignored; of two `wait`s the first counts.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
+            200: components["responses"]["JobEndedInTime"];
             202: components["responses"]["JobAccepted"];
             /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
@@ -4635,7 +4720,18 @@ export interface operations {
     getJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `wait=N` (RFC 7240 §4.3), N an integer from 1 to 60: answer once the job has reached a
+                 *     final state (completed, failed, canceled) or after N seconds, whichever comes first. The
+                 *     wait costs no polling and holds nothing but the connection; a client that hangs up stops
+                 *     it. A preference that cannot be honoured is ignored, not refused (RFC 7240 §2): no `wait`,
+                 *     a malformed N (`wait=soon`, `wait=1.5`) or one outside 1–60 (`wait=0`, `wait=120`) is
+                 *     answered at once, as without the header, and without `Preference-Applied`. Other
+                 *     preferences in the header are ignored; of two `wait`s the first counts.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
+            };
             path: {
                 /** @example job_0000000000000000 */
                 id: components["parameters"]["JobId"];
@@ -4644,7 +4740,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["JobOk"];
+            200: components["responses"]["JobPolled"];
             /** @description `bad_request`: the URL is malformed. */
             400: {
                 headers: {
@@ -4834,12 +4930,23 @@ export interface operations {
             header?: {
                 /** @description Same as the body's `idempotencyKey`; the body wins when both are given. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `wait=N` (RFC 7240 §4.3), N an integer from 1 to 60: answer once the job has reached a
+                 *     final state (completed, failed, canceled) or after N seconds, whichever comes first. The
+                 *     wait costs no polling and holds nothing but the connection; a client that hangs up stops
+                 *     it. A preference that cannot be honoured is ignored, not refused (RFC 7240 §2): no `wait`,
+                 *     a malformed N (`wait=soon`, `wait=1.5`) or one outside 1–60 (`wait=0`, `wait=120`) is
+                 *     answered at once, as without the header, and without `Preference-Applied`. Other
+                 *     preferences in the header are ignored; of two `wait`s the first counts.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
+            200: components["responses"]["JobEndedInTime"];
             202: components["responses"]["JobAccepted"];
             /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
@@ -4931,7 +5038,18 @@ export interface operations {
     apiGetJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `wait=N` (RFC 7240 §4.3), N an integer from 1 to 60: answer once the job has reached a
+                 *     final state (completed, failed, canceled) or after N seconds, whichever comes first. The
+                 *     wait costs no polling and holds nothing but the connection; a client that hangs up stops
+                 *     it. A preference that cannot be honoured is ignored, not refused (RFC 7240 §2): no `wait`,
+                 *     a malformed N (`wait=soon`, `wait=1.5`) or one outside 1–60 (`wait=0`, `wait=120`) is
+                 *     answered at once, as without the header, and without `Preference-Applied`. Other
+                 *     preferences in the header are ignored; of two `wait`s the first counts.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
+            };
             path: {
                 /** @example job_0000000000000000 */
                 id: components["parameters"]["JobId"];
@@ -4940,7 +5058,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["JobOk"];
+            200: components["responses"]["JobPolled"];
             /** @description `bad_request`: the URL is malformed. */
             400: {
                 headers: {

@@ -5,7 +5,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { createDroplineClient, type DroplineClient } from '../../generated/client';
-import type { Job, JobWebhookEvent, SubmissionWebhookEvent, Upload } from '../../generated/types';
+import type { Job, JobCreate, JobWebhookEvent, SubmissionWebhookEvent, Upload } from '../../generated/types';
 
 export * from '../../generated/types';
 export { createDroplineClient, type DroplineClient } from '../../generated/client';
@@ -44,6 +44,50 @@ export async function waitForJob(client: DroplineClient, jobId: string, options:
     await new Promise((r) => setTimeout(r, response.status === 429 ? Math.max(interval, 1000) : interval));
   }
 }
+
+export interface CreateAndWaitOptions {
+  /** Seconds the server may hold each request until the job ends (`Prefer: wait`, 1–60); default 30. */
+  waitSeconds?: number;
+  /** The job's Idempotency-Key; default a fresh UUID, so the call is safe to retry as a whole. */
+  idempotencyKey?: string;
+  /** Give up (throw) after this long; default 10 minutes. */
+  timeoutMs?: number;
+  /** When the server does not wait (no `Preference-Applied`): the first poll interval, doubling up to `maxPollIntervalMs`; default 250 ms and 5 s. */
+  pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+}
+
+/**
+ * Submits a job and returns it once it is completed, failed or canceled (check `job.state`), in
+ * one round trip when it ends within `waitSeconds`: the POST asks `Prefer: wait=N` and a job that
+ * ended in time comes back as `200`. A job still in flight is then awaited with `GET
+ * /v1/jobs/{id}` and the same preference (a long poll); a server that does not honour it (no
+ * `Preference-Applied` on its answer) is polled with backoff instead. A refusal throws.
+ */
+export async function createJobAndWait(client: DroplineClient, body: JobCreate, options: CreateAndWaitOptions = {}): Promise<Job> {
+  const waitSeconds = Math.min(60, Math.max(1, Math.round(options.waitSeconds ?? 30)));
+  const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  const headers = { Prefer: `wait=${waitSeconds}`, 'Idempotency-Key': options.idempotencyKey ?? crypto.randomUUID() };
+  const { data, error, response } = await client.POST('/v1/jobs', { body, headers });
+  if (!data) throw new Error(`POST /v1/jobs: ${response.status} ${error?.error.code ?? ''} ${error?.error.message ?? ''}`.trim());
+  if ('job' in data) return data.job;
+  let interval = options.pollIntervalMs ?? 250;
+  let serverWaits = response.headers.has('preference-applied');
+  for (;;) {
+    if (!serverWaits) {
+      await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
+      interval = Math.min(interval * 2, options.maxPollIntervalMs ?? 5000);
+    }
+    const polled = await client.GET('/v1/jobs/{id}', { params: { path: { id: data.id } }, headers: { Prefer: `wait=${waitSeconds}` } });
+    if (polled.data && FINAL_STATES.includes(polled.data.job.state)) return polled.data.job;
+    if (!polled.data && polled.response.status !== 429) throw new Error(`GET /v1/jobs/${data.id}: ${polled.response.status} ${polled.error?.error.code ?? ''}`.trim());
+    if (Date.now() >= deadline) throw new Error(`Job ${data.id} is still ${polled.data?.job.state ?? 'unknown'} after ${options.timeoutMs ?? 600_000} ms`);
+    serverWaits = polled.response.headers.has('preference-applied');
+    if (polled.response.status === 429) await sleep(Number(polled.response.headers.get('retry-after') ?? 1) * 1000);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A file to upload: a Blob/File, or bytes with a name. */
 export type UploadInput = Blob | { data: Uint8Array | ArrayBuffer; name: string; type?: string };

@@ -2,13 +2,16 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import type { FastifyReply } from 'fastify';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorator';
+import { preferredWait } from '../common/prefer';
 import { Operation } from '../contract/operation.decorator';
 import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
 import { IdempotencyService } from './idempotency.service';
 import { presented } from './jobs.presenter';
 import { JobsService } from './jobs.service';
+import { isFinal } from './lifecycle/job-states';
 import { CancelJob } from './use-cases/cancel-job';
 import { SubmitJob } from './use-cases/submit-job';
+import { waitingFor } from './waiting.presenter';
 
 /**
  * Served under /v1 and /api/v1 (docs/decisions.md §1). The contract lists the /api/v1 operations
@@ -29,16 +32,27 @@ export class JobsController {
     @Auth() auth: AuthContext,
     @Body() body: RequestBody<'createJob'>,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
+    const startedAt = Date.now();
     const { tool, input, options } = this.jobs.validate(auth, body);
     const idempotency = this.idempotency.request(body, idempotencyKey);
     const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
     const result = await presented(() => this.submitJob.execute({ account: auth.account, key, tool, input, options, webhookUrl: body.webhookUrl ?? null, idempotency }));
-    reply.status(result.status);
     // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
-    const statusUrl = (result.body as { statusUrl?: unknown }).statusUrl;
+    const { id, statusUrl } = result.body as { id?: unknown; statusUrl?: unknown };
     if (result.status === 202 && typeof statusUrl === 'string') reply.header('location', statusUrl);
+    // Prefer: wait — also on an idempotent replay, which waits on the original job.
+    const wait = preferredWait(prefer);
+    if (wait !== undefined && result.status === 202 && typeof id === 'string') {
+      const job = await waitingFor(reply, wait, startedAt, (timeoutMs, signal) => this.jobs.waitFor(auth, id, timeoutMs, signal));
+      if (job && isFinal(job.state)) {
+        reply.status(200);
+        return { job };
+      }
+    }
+    reply.status(result.status);
     return result.body;
   }
 
@@ -50,8 +64,17 @@ export class JobsController {
 
   @Get(':id')
   @Operation('getJob', { aliases: ['apiGetJob'] })
-  async get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'getJob'>> {
-    return { job: await this.jobs.get(auth, id) };
+  async get(
+    @Auth() auth: AuthContext,
+    @Param('id') id: string,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Ok<'getJob'> | undefined> {
+    const wait = preferredWait(prefer);
+    if (wait === undefined) return { job: await this.jobs.get(auth, id) };
+    const job = await waitingFor(reply, wait, Date.now(), (timeoutMs, signal) => this.jobs.waitFor(auth, id, timeoutMs, signal));
+    // Undefined: the client hung up, nobody reads the answer.
+    return job && { job };
   }
 
   @Post(':id/cancel')

@@ -11,6 +11,7 @@ import { JobDispatch } from './job-dispatch';
 import { JobInputs } from './job-inputs';
 import { JobQueue } from './job-queue';
 import { JobRefunds } from './job-refunds';
+import { JobWaits } from './job-waits';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
@@ -38,6 +39,7 @@ import { SubmitJob } from './use-cases/submit-job';
     JobInputs,
     JobQueue,
     JobRefunds,
+    JobWaits,
     SubmitJob,
     CancelJob,
     SettleJob,

@@ -9,6 +9,7 @@ import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { findTool, TOOLS, type ToolDefinition } from '../tools/tool-registry';
 import { ToolOptions } from '../tools/tool-options';
 import type { Job, JobState } from './job.entity';
+import { JobWaits } from './job-waits';
 import { RESULT_URL_SECONDS, toJobView } from './job-views';
 import { JobsRepository } from './jobs.repository';
 
@@ -22,6 +23,7 @@ export class JobsService {
     private readonly jobs: JobsRepository,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly toolOptions: ToolOptions,
+    private readonly waits: JobWaits,
   ) {}
 
   /** Everything that can be refused without touching the database. */
@@ -47,6 +49,15 @@ export class JobsService {
 
   async get(auth: AuthContext, id: string): Promise<JobView> {
     return this.view(await this.find(auth, id));
+  }
+
+  /**
+   * `Prefer: wait`: the job once it is final, or as it is after `timeoutMs`; 404 like `get`.
+   * Undefined when `signal` aborted first (the client hung up).
+   */
+  async waitFor(auth: AuthContext, id: string, timeoutMs: number, signal: AbortSignal): Promise<JobView | undefined> {
+    const job = await this.waits.until(id, () => this.find(auth, id), timeoutMs, signal);
+    return job && this.view(job);
   }
 
   async list(auth: AuthContext, limit: number, cursor?: string, state?: JobState, tool?: string) {

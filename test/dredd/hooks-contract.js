@@ -17,6 +17,17 @@ function header(transaction, name) {
 // contract's own check below (Ajv) enforces what is required; so a key the answer lacks is dropped
 // from the expectation, and Gavel checks the status, the Content-Type and the keys both share.
 hooks.beforeEachValidation((transaction, done) => {
+  // Gavel also demands every declared response header, `required: false` or not: one the contract
+  // makes optional (Preference-Applied, sent only to a request that asked to wait) and the answer
+  // lacks is dropped from the expectation; the check below still requires the others.
+  try {
+    const declared = optionalHeaders(transaction);
+    for (const name of Object.keys(transaction.expected.headers ?? {})) {
+      if (declared.has(name.toLowerCase()) && header(transaction, name) === undefined) delete transaction.expected.headers[name];
+    }
+  } catch {
+    /* no such operation: left to the check below */
+  }
   try {
     if (transaction.expected.body && transaction.real?.body) {
       const expected = JSON.parse(transaction.expected.body);
@@ -27,6 +38,18 @@ hooks.beforeEachValidation((transaction, done) => {
   }
   done();
 });
+
+/** Lower-case names of the headers the contract declares `required: false` on this transaction's response. */
+function optionalHeaders(transaction) {
+  const { operation } = operationOf(transaction);
+  const checker = contractChecker();
+  const response = checker.contract.deref(operation.responses?.[String(transaction.expected.statusCode)] ?? {});
+  return new Set(
+    Object.entries(response.headers ?? {})
+      .filter(([, raw]) => checker.contract.deref(raw).required === false)
+      .map(([name]) => name.toLowerCase()),
+  );
+}
 
 /** `expected` without the object keys `real` does not have, at every depth. */
 function onlyKeysOf(expected, real) {

@@ -145,6 +145,21 @@ for (const prefix of ['/v1', '/api/v1']) {
       if (name.toLowerCase() === 'idempotency-key') delete transaction.request.headers[name];
     }
     transaction.request.headers['Idempotency-Key'] = require('node:crypto').randomUUID();
+    // Without Prefer: wait (Dredd may send the optional header empty): the 202 at once.
+    for (const name of Object.keys(transaction.request.headers)) if (name.toLowerCase() === 'prefer') delete transaction.request.headers[name];
+    done();
+  });
+
+  // Prefer: wait on the POST: the small image job ends within the wait, so the answer is the 200 with the job.
+  hooks.before(`${prefix}/jobs > Submit a job > 200 > application/json`, (transaction, done) => {
+    const body = JSON.parse(transaction.request.body);
+    body.input = { url: `${fixtureOrigin}/image.png` };
+    transaction.request.body = JSON.stringify(body);
+    for (const name of Object.keys(transaction.request.headers)) {
+      if (['idempotency-key', 'prefer'].includes(name.toLowerCase())) delete transaction.request.headers[name];
+    }
+    transaction.request.headers['Idempotency-Key'] = require('node:crypto').randomUUID();
+    transaction.request.headers.Prefer = 'wait=30';
     done();
   });
 

@@ -6,6 +6,7 @@ import { expectError } from '../support/expect-error';
 import { eventually, form, png, removeDir, submit, tempStorageDir } from '../support/intake';
 import { startTestApp, uniqueSlug, type TestApp } from '../support/test-app';
 import { startReceiver } from '../support/webhook-receiver';
+import type { JobAccepted } from '../../generated/types';
 
 /** GET /v1/account, secret rotation with double signatures, the credit ledger (issue 12 item 2). */
 describe('account API', () => {
@@ -91,9 +92,9 @@ describe('account API', () => {
     await t.app.get(AccountCredits).grant(tenant.account.id, 5);
     // Its input cannot be fetched: canceled while queued or failed by the worker, it is refunded either way.
     const { data: job } = await tenant.client.POST('/v1/jobs', { body: { tool: 'audio-compress', input } });
-    await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: job!.id } } });
+    await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (job as JobAccepted).id } } });
     const final = await eventually(async () => {
-      const { data } = await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: job!.id } } });
+      const { data } = await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: (job as JobAccepted).id } } });
       return ['canceled', 'failed'].includes(data!.job.state);
     }, 60_000);
     expect(final).toBe(true);
@@ -103,8 +104,8 @@ describe('account API', () => {
     expect(page.response.status).toBe(200);
     const entries = page.data!.entries;
     expect(entries.map((e) => [e.reason, e.amount, e.jobId])).toEqual([
-      ['job_refund', 2, job!.id],
-      ['job_debit', -2, job!.id],
+      ['job_refund', 2, (job as JobAccepted).id],
+      ['job_debit', -2, (job as JobAccepted).id],
       ['grant', 5, null],
     ]);
     expect(page.data!.nextCursor).toBeNull();

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { OPERATIONS } from '../../generated/types';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { contractChecker } from '../support/contract-check';
+import type { JobAccepted } from '../../generated/types';
 
 /**
  * "Bad input never produces a 5xx or a non-envelope body": every operation of the contract gets
@@ -38,7 +39,7 @@ describe('hostile input on every operation', () => {
     const submissionId = ((await submitted.json()) as { submission: { id: string } }).submission.id;
     const job = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: 'http://127.0.0.1:9/a.png' }, options: { width: 10 } } as any });
     expect(job.response.status).toBe(202);
-    return { slug, submissionId, jobId: job.data!.id };
+    return { slug, submissionId, jobId: (job.data as JobAccepted).id };
   }
 
   /** The path with real targets, then with each hostile value in every parameter. */

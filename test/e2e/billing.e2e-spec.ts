@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { expectError } from '../support/expect-error';
 import { TEST_DATABASE_URL } from '../support/env';
 import { startTestApp, type TestApp } from '../support/test-app';
+import type { JobAccepted } from '../../generated/types';
 
 /**
  * Credits, spend caps and the in-flight limit (docs/decisions.md §3, §7). No worker runs here, so
@@ -33,7 +34,7 @@ describe('credits, spend caps, concurrency', () => {
     expect(accepted).toHaveLength(20);
     expect(refused).toHaveLength(30);
     for (const r of refused) expectError(r.response, r.error, 402, 'insufficient_credits');
-    expect(new Set(accepted.map((r) => r.data!.id)).size).toBe(20);
+    expect(new Set(accepted.map((r) => (r.data as JobAccepted).id)).size).toBe(20);
     const account = (await tenant.client.GET('/v1/account')).data!.account;
     expect(account.creditBalance).toBe(0);
     const rows = await ledger(tenant.account.id);
@@ -53,14 +54,14 @@ describe('credits, spend caps, concurrency', () => {
   it('cancel refunds: the ledger records the debit and the refund', async () => {
     const tenant = await t.newTenant({ plan: 'bench', credits: 10 });
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'audio-compress', input } });
-    const canceled = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: data!.id } } });
+    const canceled = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (data as JobAccepted).id } } });
     expect(canceled.data!.job).toMatchObject({ state: 'canceled', finishedAt: expect.any(String) });
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(10);
     expect(await ledger(tenant.account.id)).toEqual([
       { reason: 'job_debit', delta: -2 },
       { reason: 'job_refund', delta: 2 },
     ]);
-    const again = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: data!.id } } });
+    const again = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (data as JobAccepted).id } } });
     expectError(again.response, again.error, 409, 'cannot_cancel');
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(10); // refunded once
   });
@@ -83,9 +84,9 @@ describe('credits, spend caps, concurrency', () => {
     const tenant = await t.newTenant({ plan: 'bench', credits: 100 });
     const accepted = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
     expect(accepted.response.status).toBe(202);
-    expect(accepted.response.headers.get('location')).toBe(accepted.data!.statusUrl);
+    expect(accepted.response.headers.get('location')).toBe((accepted.data as JobAccepted).statusUrl);
     expect(Object.keys(accepted.data!).sort()).toEqual(['id', 'state', 'statusUrl']);
-    const id = accepted.data!.id;
+    const id = (accepted.data as JobAccepted).id;
     expect((await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job).toMatchObject({ cost: 1, refunded: false });
     await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } });
     expect((await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job).toMatchObject({ state: 'canceled', cost: 1, refunded: true });
@@ -95,7 +96,7 @@ describe('credits, spend caps, concurrency', () => {
     const tenant = await t.newTenant({ plan: 'bench', credits: 100, key: { dailyCap: 1 } });
     const first = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
     expect(first.response.status).toBe(202);
-    expect((await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: first.data!.id } } })).response.status).toBe(200);
+    expect((await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (first.data as JobAccepted).id } } })).response.status).toBe(200);
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(100); // refunded
     const again = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } });
     expectError(again.response, again.error, 402, 'spend_cap_reached');
@@ -117,7 +118,7 @@ describe('credits, spend caps, concurrency', () => {
     expectError(third.response, third.error, 429, 'concurrency_exceeded');
     expect(third.error!.error.message).toContain('2');
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(98);
-    await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: first.data!.id } } });
+    await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (first.data as JobAccepted).id } } });
     await new Promise((r) => setTimeout(r, 1100)); // the free plan's 5 requests/s
     expect((await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input, options: { width: 1 } } })).response.status).toBe(202);
   });

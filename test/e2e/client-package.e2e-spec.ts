@@ -77,4 +77,12 @@ describe('the @dropline/client package', () => {
       await receiver.close();
     }
   });
+
+  it('the README example "submit a job and wait" runs: createJobAndWait gives the completed WebP', async () => {
+    const image = join(project, 'photo-wait.png');
+    await writeFile(image, await makePng(64, 48));
+    const out = (await runExample(3, { IMAGE_PATH: image })).trim().split(' ');
+    expect(out.slice(0, 2)).toEqual(['completed', 'webp']);
+    expect((await fetch(out[2])).status).toBe(200);
+  });
 });

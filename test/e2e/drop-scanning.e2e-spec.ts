@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as yauzl from 'yauzl';
-import type { Submission } from '../../generated/types';
+import type { Submission, JobAccepted } from '../../generated/types';
 import { CUSTOM_MALWARE_MARKER, EICAR, startClamd, type TestClamd } from '../support/clamd';
 import { expectError } from '../support/expect-error';
 import { eventually, form, png, send } from '../support/intake';
@@ -141,15 +141,15 @@ describe('malware scanning (clamd)', () => {
     try {
       const before = await creditBalance(tenant.client);
       const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('bad.png') }, options: { width: 10 } } });
-      const job = await waitForJob(tenant.client, data!.id);
+      const job = await waitForJob(tenant.client, (data as JobAccepted).id);
       expect(job).toMatchObject({ state: 'failed', refunded: true, error: { code: 'input_infected', message: expect.stringContaining('Dropline.Test.Custom') } });
       expect(await creditBalance(tenant.client)).toBe(before);
       // The EICAR file itself: scanned before the tool reads it (which would call it unsupported_input).
       const eicar = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('eicar.png') }, options: { width: 10 } } });
-      expect(await waitForJob(tenant.client, eicar.data!.id)).toMatchObject({ state: 'failed', refunded: true, error: { code: 'input_infected' } });
+      expect(await waitForJob(tenant.client, (eicar.data as JobAccepted).id)).toMatchObject({ state: 'failed', refunded: true, error: { code: 'input_infected' } });
       expect(await creditBalance(tenant.client)).toBe(before);
       const ok = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('good.png') }, options: { width: 10 } } });
-      expect((await waitForJob(tenant.client, ok.data!.id)).state).toBe('completed');
+      expect((await waitForJob(tenant.client, (ok.data as JobAccepted).id)).state).toBe('completed');
     } finally {
       await files.close();
     }

@@ -4,6 +4,7 @@ import { Clock } from '../../src/common/clock';
 import { expectError } from '../support/expect-error';
 import { TEST_DATABASE_URL } from '../support/env';
 import { startTestApp, type TestApp } from '../support/test-app';
+import type { JobAccepted } from '../../generated/types';
 
 /** docs/decisions.md §7: idempotent job submission, per API key, 24 h. */
 describe('idempotency', () => {
@@ -57,7 +58,7 @@ describe('idempotency', () => {
     const a = await tenant.client.POST('/v1/jobs', { body: body(key) as any });
     const other = await t.newKey(tenant.account.id);
     const b = await other.client.POST('/v1/jobs', { body: body(key) as any });
-    expect(b.data!.id).not.toBe(a.data!.id);
+    expect((b.data as JobAccepted).id).not.toBe((a.data as JobAccepted).id);
   });
 
   it('20 concurrent identical requests create exactly one job and charge once', async () => {
@@ -65,7 +66,7 @@ describe('idempotency', () => {
     const key = randomUUID();
     const results = await Promise.all(Array.from({ length: 20 }, () => tenant.client.POST('/v1/jobs', { body: body(key) as any })));
     expect(results.map((r) => r.response.status)).toEqual(Array(20).fill(202));
-    expect(new Set(results.map((r) => r.data!.id)).size).toBe(1);
+    expect(new Set(results.map((r) => (r.data as JobAccepted).id)).size).toBe(1);
     expect(await jobsOf(tenant.account.id)).toBe(1);
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(99);
     const { rows } = await db.query("SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'job_debit'", [tenant.account.id]);
@@ -80,11 +81,11 @@ describe('idempotency', () => {
     const realNow = clock.now.bind(clock);
     try {
       clock.now = () => new Date(realNow().getTime() + 23.9 * 3600_000);
-      expect((await tenant.client.POST('/v1/jobs', { body: body(key) as any })).data!.id).toBe(first.data!.id);
+      expect(((await tenant.client.POST('/v1/jobs', { body: body(key) as any })).data as JobAccepted).id).toBe((first.data as JobAccepted).id);
       clock.now = () => new Date(realNow().getTime() + 24 * 3600_000 + 1000);
       const later = await tenant.client.POST('/v1/jobs', { body: body(key) as any });
       expect(later.response.status).toBe(202);
-      expect(later.data!.id).not.toBe(first.data!.id);
+      expect((later.data as JobAccepted).id).not.toBe((first.data as JobAccepted).id);
       expect(await jobsOf(tenant.account.id)).toBe(2);
     } finally {
       clock.now = realNow;

@@ -11,6 +11,7 @@ import { waitForJob } from '../support/jobs';
 import { makePng, serveFiles } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { startReceiver } from '../support/webhook-receiver';
+import type { JobAccepted } from '../../generated/types';
 
 /**
  * A job's end and its consequences (slot promotion, the auto-converted submission's update and
@@ -85,7 +86,7 @@ describe("a finished job's consequences: at least once, each webhook once", () =
       body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 16 }, webhookUrl: receiver.url },
     });
     expect(response.status).toBe(202);
-    return data!.id;
+    return (data as JobAccepted).id;
   }
 
   async function sendToAutoConvertingDrop(owner: Tenant): Promise<{ slug: string; id: string }> {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Job } from '../../generated/types';
+import type { Job, JobAccepted } from '../../generated/types';
 import { countingServer, type CountingServer, waitForJob } from '../support/jobs';
 import { makePng } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
@@ -44,7 +44,7 @@ describe('fair share between accounts on a queue', () => {
   async function submit(tenant: Tenant, file: string): Promise<string> {
     const { data, response } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: `${server.origin}/${file}` }, options: { width: 32 } } });
     expect(response.status).toBe(202);
-    return data!.id;
+    return (data as JobAccepted).id;
   }
 
   it("a second account's first job overtakes the first account's backlog", async () => {

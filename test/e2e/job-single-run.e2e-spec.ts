@@ -5,6 +5,7 @@ import type { MediaJobData } from '../../src/jobs/job-queue';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { makePng } from '../support/media-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
+import type { JobAccepted } from '../../generated/types';
 
 /**
  * Issue 10 item 8: a job queued a second time while its first worker is alive (the sweeper re-adds
@@ -53,7 +54,7 @@ describe('one job, two runners', () => {
     const tenant = await t.newTenant();
     const { port } = server.address() as { port: number };
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: `http://127.0.0.1:${port}/in.png` }, options: { width: 16 } } as any });
-    const jobId = data!.id;
+    const jobId = (data as JobAccepted).id;
     await until('the first run to fetch its input', () => hits === 1);
 
     const repository = t.app.get(JobsRepository, { strict: false });

@@ -4,6 +4,7 @@ import { type TestApp } from '../support/test-app';
 import { webhookContractErrors } from '../support/webhook-contract';
 import { startReceiver } from '../support/webhook-receiver';
 import { contractFetch } from '../support/contract-check';
+import type { JobAccepted } from '../../generated/types';
 
 /** docs/decisions.md §9: job.completed / job.failed, Standard Webhooks, pro/max only. */
 describe('job webhooks', () => {
@@ -32,9 +33,13 @@ describe('job webhooks', () => {
       for (const h of hooks) expect(webhookContractErrors(h)).toEqual([]);
       const completed = events.find((e) => e.type === 'job.completed')!;
       const failed = events.find((e) => e.type === 'job.failed')!;
-      expect(completed.data.job).toMatchObject({ id: ok.data!.id, state: 'completed', result: { status: 'converted', width: 16, downloadUrl: expect.any(String) } });
+      expect(completed.data.job).toMatchObject({
+        id: (ok.data as JobAccepted).id,
+        state: 'completed',
+        result: { status: 'converted', width: 16, downloadUrl: expect.any(String) },
+      });
       expect((await contractFetch(completed.data.job.result.downloadUrl)).status).toBe(200);
-      expect(failed.data.job).toMatchObject({ id: bad.data!.id, state: 'failed', error: { code: 'unsupported_input' } });
+      expect(failed.data.job).toMatchObject({ id: (bad.data as JobAccepted).id, state: 'failed', error: { code: 'unsupported_input' } });
       expect(() => verifier.verify(hooks[0].body.replace('job', 'jab'), hooks[0].headers as Record<string, string>)).toThrow();
     } finally {
       await receiver.close();

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Job } from '../../generated/types';
+import type { Job, JobAccepted } from '../../generated/types';
 import { waitForJob } from '../support/jobs';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import { contractFetch } from '../support/contract-check';
@@ -71,7 +71,7 @@ describe('a job input whose server sends a big body then FIN at once', () => {
           body: { tool: 'image-resize', input: { url: `${origin}/${i % 2 ? 'keep' : 'close'}-${i}.png` }, options: { width: 100 } },
         });
         expect(response.status).toBe(202);
-        return data!.id;
+        return (data as JobAccepted).id;
       }),
     );
     const jobs: Job[] = [];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { Job } from '../../generated/types';
+import type { Job, JobAccepted } from '../../generated/types';
 import { countingServer, creditBalance, type CountingServer, waitForJob } from '../support/jobs';
 import { makeJpeg, makeVideo, pngBomb } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
@@ -92,7 +92,7 @@ describe('media safety end to end', () => {
     for (const [tool, input, options] of jobs) {
       const { response, data } = await who.client.POST('/v1/jobs', { body: { tool: tool as any, input: { url: url(input) }, options: options ?? {} } });
       expect(response.status).toBe(202);
-      ids.push(data!.id);
+      ids.push((data as JobAccepted).id);
     }
     return Promise.all(ids.map((id) => waitForJob(who.client, id, 60_000)));
   }

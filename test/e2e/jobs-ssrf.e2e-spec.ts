@@ -1,7 +1,7 @@
 import dns, { type LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import type { Job } from '../../generated/types';
+import type { Job, JobAccepted } from '../../generated/types';
 import { countingServer, creditBalance, type CountingServer, waitForJob } from '../support/jobs';
 import { makePng } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
@@ -126,7 +126,7 @@ describe('SSRF guard end to end', () => {
     for (const url of urls) {
       const { response, data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url }, options: { width: 10 } } });
       expect(response.status).toBe(202);
-      ids.push(data!.id);
+      ids.push((data as JobAccepted).id);
     }
     const jobs = await Promise.all(ids.map((id) => waitForJob(tenant.client, id, 30_000)));
     jobs.forEach((job, i) => {
@@ -210,7 +210,7 @@ describe('SSRF guard end to end', () => {
 
   it('still fetches from the allowed host (the guard is not simply refusing everything)', async () => {
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: redirect(`${allowed.origin}/image.png`) }, options: { width: 20 } } });
-    const job = await waitForJob(tenant.client, data!.id);
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
     expect(job).toMatchObject({ state: 'completed', result: { width: 20, height: 15 } });
   });
 
@@ -222,7 +222,7 @@ describe('SSRF guard end to end', () => {
         body: { tool: 'image-resize', input: { url: `${allowed.origin}/image.png` }, options: { width: 8 }, webhookUrl },
       });
       expect(response.status).toBe(202);
-      expect(await waitForJob(pro.client, data!.id)).toMatchObject({ state: 'completed' });
+      expect(await waitForJob(pro.client, (data as JobAccepted).id)).toMatchObject({ state: 'completed' });
     }
     // WEBHOOK_RETRY_DELAYS=1: one retry a second later, then the delivery is failed.
     const deadline = Date.now() + 30_000;

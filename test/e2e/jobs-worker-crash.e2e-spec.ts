@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { Job } from '../../generated/types';
+import type { Job, JobAccepted } from '../../generated/types';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
 import { countingServer, type CountingServer, waitForJob } from '../support/jobs';
 import { makeVideo, probe } from '../support/media-fixtures';
@@ -119,7 +119,7 @@ describe('a worker killed mid-job', () => {
       body: { tool: 'video-convert', input: { url: `${files.origin}/long.mp4` }, options: { format: 'mp4', quality: 'low' } },
     });
     expect(response.status).toBe(202);
-    const id = data!.id;
+    const id = (data as JobAccepted).id;
 
     try {
       const running = await waitForJob(tenant.client, id, 60_000, (j) => j.state === 'running' && j.progress > 0);
@@ -165,7 +165,7 @@ describe('a worker killed mid-job', () => {
     const { data } = await tenant.client.POST('/v1/jobs', {
       body: { tool: 'video-convert', input: { url: `${files.origin}/long.mp4` }, options: { format: 'mp4', quality: 'low' } },
     });
-    const id = data!.id;
+    const id = (data as JobAccepted).id;
     const hitsBefore = files.hits;
     // maxStalledCount is 1: a job that stalled its worker twice (a poison input) is not run a third time.
     for (let kill = 1; kill <= 2; kill++) {

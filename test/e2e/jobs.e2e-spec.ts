@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { DroplineClient } from '../../generated/client';
-import type { Job } from '../../generated/types';
+import type { Job, JobAccepted } from '../../generated/types';
 import { expectError } from '../support/expect-error';
 import { makeAudio, makeJpeg, makePng, makeVideo, probe, serveFiles } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
@@ -49,8 +49,8 @@ describe('media jobs', () => {
   async function runJob(body: Record<string, unknown>): Promise<{ job: Job; output: Buffer }> {
     const { response, data } = await tenant.client.POST('/v1/jobs', { body: body as any });
     expect(response.status).toBe(202);
-    expect(data).toEqual({ id: expect.stringMatching(/^job_/), state: 'queued', statusUrl: `/v1/jobs/${data!.id}` });
-    const job = await waitForJob(tenant.client, data!.id);
+    expect(data).toEqual({ id: expect.stringMatching(/^job_/), state: 'queued', statusUrl: `/v1/jobs/${(data as JobAccepted).id}` });
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
     expect(job).toMatchObject({ state: 'completed', progress: 100, error: null });
     const output = Buffer.from(await (await contractFetch(job.result!.downloadUrl!)).arrayBuffer());
     expect(output.length).toBe(job.result!.outputSize);
@@ -96,7 +96,7 @@ describe('media jobs', () => {
 
   it('serves the same jobs under /api/v1', async () => {
     const { data } = await tenant.client.POST('/api/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 10 } } });
-    const job = await waitForJob(tenant.client, data!.id);
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
     const viaApi = await tenant.client.GET('/api/v1/jobs/{id}', { params: { path: { id: job.id } } });
     expect(viaApi.data!.job.id).toBe(job.id);
   });
@@ -104,14 +104,14 @@ describe('media jobs', () => {
   it('a file that is not media fails with unsupported_input, and the credits come back', async () => {
     const before = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('notes.txt') }, options: { width: 10 } } });
-    const job = await waitForJob(tenant.client, data!.id);
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
     expect(job).toMatchObject({ state: 'failed', result: null, error: { code: 'unsupported_input', message: expect.any(String) } });
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
   });
 
   it('a missing input URL fails with input_fetch_failed', async () => {
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('missing.jpg') }, options: { width: 10 } } });
-    const job = await waitForJob(tenant.client, data!.id);
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
     expect(job.error).toMatchObject({ code: 'input_fetch_failed' });
   });
 
@@ -144,7 +144,7 @@ describe('media jobs', () => {
       expectError(bad.response, bad.error, 400, 'validation_failed');
       const ok = await post({ tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 5, sharpen: 'lots' } });
       expect(ok.response.status).toBe(202);
-      await waitForJob(tenant.client, ok.data!.id);
+      await waitForJob(tenant.client, (ok.data as JobAccepted).id);
     });
 
     it('403 insufficient_scope per tool', async () => {
@@ -157,15 +157,15 @@ describe('media jobs', () => {
     it("404 for another key's job, even of the same account", async () => {
       const { data } = await post({ tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 5 } });
       const other = await t.newKey(tenant.account.id);
-      const res = await other.client.GET('/v1/jobs/{id}', { params: { path: { id: data!.id } } });
+      const res = await other.client.GET('/v1/jobs/{id}', { params: { path: { id: (data as JobAccepted).id } } });
       expectError(res.response, res.error, 404, 'not_found');
-      await waitForJob(tenant.client, data!.id);
+      await waitForJob(tenant.client, (data as JobAccepted).id);
     });
 
     it('409 cannot_cancel once finished', async () => {
       const { data } = await post({ tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 5 } });
-      await waitForJob(tenant.client, data!.id);
-      const res = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: data!.id } } });
+      await waitForJob(tenant.client, (data as JobAccepted).id);
+      const res = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (data as JobAccepted).id } } });
       expectError(res.response, res.error, 409, 'cannot_cancel');
     });
   });
@@ -173,7 +173,8 @@ describe('media jobs', () => {
   it("lists this key's jobs newest first, filtered by state and tool", async () => {
     // Its own jobs (it runs alone with -t, and in any order): one completed resize, one failed convert.
     const { job: resized } = await runJob({ tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 8 } });
-    const failed = (await tenant.client.POST('/v1/jobs', { body: { tool: 'image-convert', input: { url: files.url('notes.txt') }, options: { format: 'png' } } as any })).data!;
+    const failed = (await tenant.client.POST('/v1/jobs', { body: { tool: 'image-convert', input: { url: files.url('notes.txt') }, options: { format: 'png' } } as any }))
+      .data as JobAccepted;
     expect((await waitForJob(tenant.client, failed.id)).state).toBe('failed');
     const { data } = await tenant.client.GET('/v1/jobs', { params: { query: { tool: 'image-resize', state: 'completed' } } });
     expect(data!.jobs.map((j) => j.id)).toContain(resized.id);

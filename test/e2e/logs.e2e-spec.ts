@@ -5,6 +5,7 @@ import { removeDir, tempStorageDir } from '../support/intake';
 import { waitForJob } from '../support/jobs';
 import { makePng, serveFiles } from '../support/media-fixtures';
 import { type ApiProcess, createTenant, startApi } from '../support/processes';
+import type { JobAccepted } from '../../generated/types';
 
 interface LogLine {
   level: string;
@@ -45,7 +46,7 @@ describe('log lines of the real server process', () => {
       body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 8 } },
       headers: { 'x-request-id': requestId },
     });
-    jobId = data!.id;
+    jobId = (data as JobAccepted).id;
     expect((await waitForJob(client, jobId)).state).toBe('completed');
     await client.GET('/v1/drops/{slug}', { params: { path: { slug: 'no-such-drop' } } });
     expect((await api.stop('SIGTERM')).forced).toBe(false);

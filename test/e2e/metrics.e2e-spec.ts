@@ -7,6 +7,7 @@ import { type JobsApp, startJobsApp, waitForJob } from '../support/jobs';
 import { makePng } from '../support/media-fixtures';
 import { type TestApp, uniqueSlug } from '../support/test-app';
 import { startReceiver } from '../support/webhook-receiver';
+import type { JobAccepted } from '../../generated/types';
 
 jest.setTimeout(120_000);
 
@@ -53,8 +54,8 @@ describe('dropline_ metrics', () => {
       const tenant = await t.newTenant({ plan: 'pro', credits: 20 });
       const ok = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 16 }, webhookUrl: receiver.url } });
       const bad = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('notes.txt') }, options: { width: 16 } } });
-      expect((await waitForJob(tenant.client, ok.data!.id)).state).toBe('completed');
-      expect((await waitForJob(tenant.client, bad.data!.id)).state).toBe('failed');
+      expect((await waitForJob(tenant.client, (ok.data as JobAccepted).id)).state).toBe('completed');
+      expect((await waitForJob(tenant.client, (bad.data as JobAccepted).id)).state).toBe('failed');
       // One failed attempt (500), then a successful retry.
       await receiver.waitFor(2);
 
@@ -101,7 +102,7 @@ describe('dropline_ metrics', () => {
     try {
       const before = await scrape();
       const job = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: files.url('icon.png') }, options: { width: 8 } } });
-      expect((await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: job.data!.id } } })).response.status).toBe(200);
+      expect((await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: (job.data as JobAccepted).id } } })).response.status).toBe(200);
       const after = await scrape();
       expect(
         sample(after, 'dropline_jobs_total', { tool: 'image-resize', state: 'canceled' }) - sample(before, 'dropline_jobs_total', { tool: 'image-resize', state: 'canceled' }),

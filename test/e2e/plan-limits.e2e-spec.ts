@@ -3,6 +3,7 @@ import { expectError } from '../support/expect-error';
 import { postForm, removeDir, sendStream, streamedForm, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import type { DroplineClient } from '../../generated/client';
+import type { JobAccepted } from '../../generated/types';
 
 /**
  * The paid plans' limits (src/config/plans.ts, docs/decisions.md §3): upload size, jobs in flight
@@ -97,7 +98,7 @@ describe('pro and max plan limits', () => {
         for (let i = 0; i < limit; i++) {
           const { response, data } = await submit(i % 2 === 0 ? tenant.client : second.client);
           expect(response.status).toBe(202);
-          ids.push(data!.id);
+          ids.push((data as JobAccepted).id);
         }
         const refused = await submit(tenant.client);
         expectError(refused.response, refused.error, 429, 'concurrency_exceeded');

@@ -16,6 +16,7 @@ import { TEST_DATABASE_URL, TEST_RUN_ID } from '../support/env';
 import { waitForJob } from '../support/jobs';
 import { eventually, form, png, postForm, submit } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
+import type { JobAccepted } from '../../generated/types';
 
 const TWO_DAYS_AGO = new Date(Date.now() - 2 * 24 * 3600_000);
 
@@ -73,7 +74,7 @@ describe('retention', () => {
   it('purges a job output on time: the job still reads with expiredAt, its old URL answers 410 output_expired, the file is gone', async () => {
     const input = await upload();
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { fileId: input.id }, options: { width: 32 } } as any });
-    const job = await waitForJob(tenant.client, data!.id);
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
     expect(job.state).toBe('completed');
     expect(job.result).toMatchObject({ downloadUrl: expect.any(String), expiredAt: null });
     const url = job.result!.downloadUrl!;

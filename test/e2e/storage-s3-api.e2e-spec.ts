@@ -9,6 +9,7 @@ import { waitForJob } from '../support/jobs';
 import { makeAudio, makeJpeg, makePng, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
 import { s3StorageEnv, startS3rver, type S3rverServer } from '../support/s3rver';
+import type { JobAccepted } from '../../generated/types';
 
 /**
  * STORAGE_DRIVER=s3 end to end through the API, against s3rver on loopback with the worker in
@@ -101,13 +102,13 @@ describe('STORAGE_DRIVER=s3 through the API', () => {
     const b = await owner.client.POST('/v1/jobs', { body: { tool: 'audio-compress', input: { fileId: audioId }, options: { bitrate: '96k' } } });
     expect([a.response.status, b.response.status]).toEqual([202, 202]);
 
-    const imageJob = await waitForJob(owner.client, a.data!.id, 120_000);
+    const imageJob = await waitForJob(owner.client, (a.data as JobAccepted).id, 120_000);
     expect(imageJob).toMatchObject({ state: 'completed', result: { outputFormat: 'jpeg', width: 200, height: 150 } });
     const resized = await fetchPresigned(imageJob.result!.downloadUrl!);
     expect(resized.length).toBe(imageJob.result!.outputSize);
     expect(await sharp(resized).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 150 });
 
-    const audioJob = await waitForJob(owner.client, b.data!.id, 120_000);
+    const audioJob = await waitForJob(owner.client, (b.data as JobAccepted).id, 120_000);
     expect(audioJob).toMatchObject({ state: 'completed', result: { outputFormat: 'mp3', bitrate: '96k' } });
     const mp3 = join(dir, 'out.mp3');
     await writeFile(mp3, await fetchPresigned(audioJob.result!.downloadUrl!));

@@ -57,7 +57,11 @@ describe('templates', () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ a: resize('b'), b: resize('a') }, 'body/steps/a/input', /cycle/],
       [{ a: resize('nowhere') }, 'body/steps/a/input', /"nowhere", which is not a step/],
-      [{ mp4: { tool: 'video-convert', options: { format: 'mp4' } }, small: resize('mp4') }, 'body/steps/small/input', /takes an image file; step "mp4" \(video-convert\) writes a video file/],
+      [
+        { mp4: { tool: 'video-convert', options: { format: 'mp4' } }, small: resize('mp4') },
+        'body/steps/small/input',
+        /takes an image file; step "mp4" \(video-convert\) writes a video file/,
+      ],
       [{ a: { tool: 'no-such-tool' } }, 'body/steps/a/tool', /unknown tool/],
       [{ Upper: resize() }, 'body/steps/Upper', /must match/],
       [Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`s${i}`, resize()])), 'body/steps', /at most 10 steps; step "s10"/],

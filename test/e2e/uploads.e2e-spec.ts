@@ -8,6 +8,7 @@ import { waitForJob } from '../support/jobs';
 import { makeAudio, makeJpeg, probe } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import { contractFetch } from '../support/contract-check';
+import type { JobAccepted } from '../../generated/types';
 
 /** POST /v1/uploads (docs/decisions.md §8) and jobs that take their input from an upload (`input.fileId`). */
 describe('uploads', () => {
@@ -83,12 +84,12 @@ describe('uploads', () => {
     const b = await tenant.client.POST('/v1/jobs', { body: { tool: 'audio-compress', input: { fileId: audio.id }, options: { bitrate: '96k' } } });
     expect([a.response.status, b.response.status]).toEqual([202, 202]);
 
-    const imageJob = await waitForJob(otherKey.client, a.data!.id);
+    const imageJob = await waitForJob(otherKey.client, (a.data as JobAccepted).id);
     expect(imageJob).toMatchObject({ state: 'completed', progress: 100, result: { outputFormat: 'jpeg', width: 200, height: 150 } });
     const out = Buffer.from(await (await contractFetch(imageJob.result!.downloadUrl!)).arrayBuffer());
     expect(await sharp(out).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 150 });
 
-    const audioJob = await waitForJob(tenant.client, b.data!.id);
+    const audioJob = await waitForJob(tenant.client, (b.data as JobAccepted).id);
     expect(audioJob).toMatchObject({ state: 'completed', result: { outputFormat: 'mp3', bitrate: '96k' } });
     const mp3 = join(dir, 'out.mp3');
     await writeFile(mp3, Buffer.from(await (await contractFetch(audioJob.result!.downloadUrl!)).arrayBuffer()));

@@ -104,7 +104,8 @@ export class ContractChecker {
       const header = this.contract.deref(raw);
       const value = res.header(name);
       if (value === null || value === undefined) {
-        problems.push(`header ${name} is missing`);
+        // Declared `required: false` (Preference-Applied): present only when the request asked for it.
+        if (header.required !== false) problems.push(`header ${name} is missing`);
         continue;
       }
       const schema = header.schema ?? {};

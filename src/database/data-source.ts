@@ -18,6 +18,7 @@ import { Retention1764200000100 } from './migrations/1764200000100-retention';
 import { ScaleIndexes1764200000101 } from './migrations/1764200000101-scale-indexes';
 import { SpendCounters1764200000102 } from './migrations/1764200000102-spend-counters';
 import { DropTrust1764200000300 } from './migrations/1764200000300-drop-trust';
+import { JobOutputs1764200000600 } from './migrations/1764200000600-job-outputs';
 
 /**
  * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   ScaleIndexes1764200000101,
   SpendCounters1764200000102,
   DropTrust1764200000300,
+  JobOutputs1764200000600,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -139,8 +139,8 @@ describe('video frames: video-thumbnail and video-storyboard', () => {
     expect(cues).toHaveLength(3);
     for (const cue of cues) {
       expect(cue.url).toBe(encodeURIComponent(output.fileName)); // relative to the VTT: the sprite as it downloads
-      expect(cue.x + cue.w).toBeLessThanOrEqual(sprite.width!);
-      expect(cue.y + cue.h).toBeLessThanOrEqual(sprite.height!);
+      expect(cue.x + cue.w).toBeLessThanOrEqual(sprite.width);
+      expect(cue.y + cue.h).toBeLessThanOrEqual(sprite.height);
     }
   });
 

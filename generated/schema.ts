@@ -1566,32 +1566,11 @@ export type components = {
              * @description Every file the job wrote, by name (`GET /v1/tools` lists each tool's): the main output is
              *     always `output` (the same file as `downloadUrl`), further ones have their own names
              *     (video-storyboard: `vtt`). Empty for a tool that writes no file. Retention removes them
-             *     together: then each keeps its description with `downloadUrl` null.
-             * @example {
-             *       "output": {
-             *         "downloadUrl": "https://api.dropline.example/v1/files/obj_4kP9sQ2mX7vB1nLz?expires=1767225600&name=clip.jpg&type=image%2Fjpeg&sig=3f1c",
-             *         "contentType": "image/jpeg",
-             *         "size": 48213,
-             *         "fileName": "clip.jpg",
-             *         "format": "jpeg",
-             *         "width": 800,
-             *         "height": 360,
-             *         "tiles": 50,
-             *         "columns": 5,
-             *         "rows": 10,
-             *         "tileWidth": 160,
-             *         "tileHeight": 90,
-             *         "interval": 5
-             *       },
-             *       "vtt": {
-             *         "downloadUrl": "https://api.dropline.example/v1/files/obj_8Yt3wE6rU1iO5pAs?expires=1767225600&name=clip.vtt&type=text%2Fvtt&sig=9a2d",
-             *         "contentType": "text/vtt",
-             *         "size": 2140,
-             *         "fileName": "clip.vtt",
-             *         "format": "vtt",
-             *         "cues": 50
-             *       }
-             *     }
+             *     together: then each keeps its description with `downloadUrl` null. A storyboard's:
+             *     `{"output": {"downloadUrl": "…", "contentType": "image/jpeg", "size": 48213, "fileName": "clip.jpg",
+             *     "format": "jpeg", "width": 800, "height": 360, "tiles": 50, "columns": 5, "rows": 10, "tileWidth": 160,
+             *     "tileHeight": 90, "interval": 5}, "vtt": {"downloadUrl": "…", "contentType": "text/vtt", "size": 2140,
+             *     "fileName": "clip.vtt", "format": "vtt", "cues": 50}}`.
              */
             outputs: {
                 [key: string]: components["schemas"]["JobOutput"];

@@ -655,7 +655,7 @@ export type paths = {
         /**
          * Submit a job
          * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
-         *     (video-convert), `audio:write` (audio-compress). Checks after authentication, in order:
+         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress). Checks after authentication, in order:
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
@@ -746,7 +746,7 @@ export type paths = {
         /**
          * Submit a job
          * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
-         *     (video-convert), `audio:write` (audio-compress). Checks after authentication, in order:
+         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress). Checks after authentication, in order:
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
@@ -1388,7 +1388,7 @@ export type components = {
             upload: components["schemas"]["Upload"];
         };
         /** @enum {string} */
-        ToolSlug: "image-resize" | "image-convert" | "video-convert" | "audio-compress";
+        ToolSlug: "image-resize" | "image-convert" | "video-convert" | "audio-compress" | "video-thumbnail" | "video-storyboard";
         Tool: {
             slug: components["schemas"]["ToolSlug"];
             /** @enum {string} */
@@ -1403,7 +1403,21 @@ export type components = {
             options: {
                 [key: string]: unknown;
             };
+            /** @description The formats of the main output (`outputs[0]`); empty for a tool that writes no file. */
             outputFormats: string[];
+            /**
+             * @description The files a job of this tool writes, as `result.outputs` names them. The main output is
+             *     always named `output` and listed first (it is also `result.downloadUrl`); a tool with more
+             *     files adds them under their own names (video-storyboard: `vtt`). Empty for a tool that
+             *     writes no file.
+             */
+            outputs: components["schemas"]["ToolOutput"][];
+        };
+        ToolOutput: {
+            /** @example output */
+            name: string;
+            formats: string[];
+            description: string;
         };
         ToolList: {
             tools: components["schemas"]["Tool"][];
@@ -1441,6 +1455,51 @@ export type components = {
              */
             quality?: "low" | "medium" | "high";
         };
+        /**
+         * @description One frame of the video as an image (a poster). `at` is the time in seconds; past the end of
+         *     the video it gives the last frame. `auto` (the default) picks a representative frame of the
+         *     first minute with ffmpeg's `thumbnail` filter (30 frames sampled evenly, the one closest to
+         *     their average colour histogram), so a black fade-in or a flash is not chosen.
+         */
+        VideoThumbnailOptions: {
+            /** @default auto */
+            at?: number | "auto";
+            /** @description Output width in pixels, the height keeps the aspect ratio; default the video's own width. */
+            width?: number;
+            /**
+             * @default jpeg
+             * @enum {string}
+             */
+            format?: "jpeg" | "webp" | "png";
+        };
+        /**
+         * @description A scrubbing storyboard: one sprite image of tiles, a frame every `interval` seconds laid out
+         *     `columns` to a row, each `width` pixels wide (the height keeps the aspect ratio), and a WebVTT
+         *     file (`result.outputs.vtt`) with one cue per tile whose text is
+         *     `<sprite fileName>#xywh=x,y,w,h`: a URL relative to the VTT, so serve both files side by side
+         *     (or replace the name with the sprite's `downloadUrl`). At most 100 tiles and a sprite at most
+         *     16 000 pixels tall: a longer video gets a wider interval (the sprite's `interval` says which).
+         */
+        VideoStoryboardOptions: {
+            /**
+             * @description Seconds between tiles.
+             * @default 5
+             */
+            interval?: number;
+            /** @default 5 */
+            columns?: number;
+            /**
+             * @description Tile width in pixels.
+             * @default 160
+             */
+            width?: number;
+            /**
+             * @description The sprite's format.
+             * @default jpeg
+             * @enum {string}
+             */
+            format?: "jpeg" | "webp";
+        };
         /** @description Output is MP3 at the given bitrate. */
         AudioCompressOptions: {
             /**
@@ -1459,7 +1518,7 @@ export type components = {
          *     `tool` is 400 `unknown_tool`. Unknown keys inside `options` are ignored at run time
          *     (the typed client refuses them at compile time).
          */
-        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"];
+        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"];
         /**
          * @description Resize an image (scope `image:write`, 1 credit).
          * @example {
@@ -1556,6 +1615,56 @@ export type components = {
             idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
         };
         /**
+         * @description A poster frame of a video (scope `video:write`, 1 credit).
+         * @example {
+         *       "tool": "video-thumbnail",
+         *       "input": {
+         *         "fileId": "upl_7Qw3eR5tY9uI1oP2"
+         *       },
+         *       "options": {
+         *         "at": 12.5,
+         *         "width": 640,
+         *         "format": "webp"
+         *       }
+         *     }
+         */
+        VideoThumbnailJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "video-thumbnail";
+            options?: components["schemas"]["VideoThumbnailOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description A storyboard sprite and its WebVTT file (scope `video:write`, 2 credits); two outputs, `output` (the sprite) and `vtt`.
+         * @example {
+         *       "tool": "video-storyboard",
+         *       "input": {
+         *         "fileId": "upl_7Qw3eR5tY9uI1oP2"
+         *       },
+         *       "options": {
+         *         "interval": 10,
+         *         "columns": 10,
+         *         "width": 160
+         *       }
+         *     }
+         */
+        VideoStoryboardJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "video-storyboard";
+            options?: components["schemas"]["VideoStoryboardOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
          * Format: uri
          * @description Where `job.completed` / `job.failed` is sent. Pro and Max plans only.
          */
@@ -1586,10 +1695,12 @@ export type components = {
         JobResult: {
             /** @enum {string} */
             status: "converted";
-            outputFormat: string;
+            /** @description The main output's format; null for a tool that writes no file. */
+            outputFormat: string | null;
             /**
              * Format: uri
-             * @description Signed afresh at each read, valid 1 hour; null once the output expired.
+             * @description The main output (`outputs.output.downloadUrl`), signed afresh at each read, valid 1 hour;
+             *     null once the output expired, and for a tool that writes no file.
              */
             downloadUrl: string | null;
             /**
@@ -1597,7 +1708,21 @@ export type components = {
              * @description When retention removed the output; null while it can be downloaded.
              */
             expiredAt: string | null;
-            outputSize: number;
+            /** @description The main output's size in bytes; null for a tool that writes no file. */
+            outputSize: number | null;
+            /**
+             * @description Every file the job wrote, by name (`GET /v1/tools` lists each tool's): the main output is
+             *     always `output` (the same file as `downloadUrl`), further ones have their own names
+             *     (video-storyboard: `vtt`). Empty for a tool that writes no file. Retention removes them
+             *     together: then each keeps its description with `downloadUrl` null. A storyboard's:
+             *     `{"output": {"downloadUrl": "…", "contentType": "image/jpeg", "size": 48213, "fileName": "clip.jpg",
+             *     "format": "jpeg", "width": 800, "height": 360, "tiles": 50, "columns": 5, "rows": 10, "tileWidth": 160,
+             *     "tileHeight": 90, "interval": 5}, "vtt": {"downloadUrl": "…", "contentType": "text/vtt", "size": 2140,
+             *     "fileName": "clip.vtt", "format": "vtt", "cues": 50}}`.
+             */
+            outputs: {
+                [key: string]: components["schemas"]["JobOutput"];
+            };
             /** @description Absent for audio-compress. */
             message?: string;
             width?: number;
@@ -1607,6 +1732,38 @@ export type components = {
             /** @description audio-compress only, e.g. `128k`. */
             bitrate?: string;
         } | null;
+        /** @description One file of a job's result, with what the tool knows of it. */
+        JobOutput: {
+            /**
+             * Format: uri
+             * @description Signed afresh at each read, valid 1 hour, served with `contentType`; null once retention removed it.
+             */
+            downloadUrl: string | null;
+            /** @example image/jpeg */
+            contentType: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description The download's file name. */
+            fileName: string;
+            format: string;
+            width?: number;
+            height?: number;
+            /** @description Seconds (video and audio). */
+            duration?: number;
+            bitrate?: string;
+            /** @description video-storyboard sprite, the number of tiles (at most 100). */
+            tiles?: number;
+            /** @description video-storyboard sprite, tiles per row. */
+            columns?: number;
+            /** @description video-storyboard sprite, rows of tiles. */
+            rows?: number;
+            tileWidth?: number;
+            tileHeight?: number;
+            /** @description video-storyboard sprite, seconds between tiles (wider than asked when the tile limit required it). */
+            interval?: number;
+            /** @description video-storyboard WebVTT, the number of cues (one per tile). */
+            cues?: number;
+        };
         /** @description Present when the job failed, otherwise null. */
         JobError: {
             /** @enum {string} */

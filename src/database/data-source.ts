@@ -19,6 +19,7 @@ import { ScaleIndexes1764200000101 } from './migrations/1764200000101-scale-inde
 import { SpendCounters1764200000102 } from './migrations/1764200000102-spend-counters';
 import { DropTrust1764200000300 } from './migrations/1764200000300-drop-trust';
 import { Templates1764200000400 } from './migrations/1764200000400-templates';
+import { JobOutputs1764200000600 } from './migrations/1764200000600-job-outputs';
 import { JobEndedNotify1764200000900 } from './migrations/1764200000900-job-ended-notify';
 
 /**
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   SpendCounters1764200000102,
   DropTrust1764200000300,
   Templates1764200000400,
+  JobOutputs1764200000600,
   JobEndedNotify1764200000900,
 ];
 

@@ -17,11 +17,26 @@ export interface JobInput {
 import type { JobState } from './lifecycle/job-states';
 export type { JobState };
 
-/** What the worker learned about the output; the download URL is signed afresh at each read. */
+/** What the tool said of one stored output beyond the main one (`result.outputs.<name>`). */
+export interface StoredJobOutput {
+  format: string;
+  size: number;
+  fileName: string;
+  width?: number;
+  height?: number;
+  duration?: number;
+  bitrate?: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What the worker learned about the outputs; the download URLs are signed afresh at each read.
+ * The main output's fields are absent for a tool that writes no file (media-info).
+ */
 export interface StoredJobResult {
-  outputFormat: string;
-  outputSize: number;
-  outputFileName: string;
+  outputFormat?: string;
+  outputSize?: number;
+  outputFileName?: string;
   message?: string;
   width?: number;
   height?: number;
@@ -29,6 +44,10 @@ export interface StoredJobResult {
   bitrate?: string;
   /** The tool's own result metadata (ToolRun.details), shown as is in `result`. */
   details?: Record<string, unknown>;
+  /** The main output's own metadata (ToolOutput.details), shown in `result.outputs.output`. */
+  outputDetails?: Record<string, unknown>;
+  /** The outputs beyond the main one, by name; their storage keys are the row's `outputKeys`. */
+  outputs?: Record<string, StoredJobOutput>;
 }
 
 @Entity('jobs')
@@ -47,6 +66,8 @@ export interface StoredJobResult {
 @Index('jobs_key_state_tool_idx', { synchronize: false })
 @Index('jobs_key_tool_idx', { synchronize: false })
 @Index('jobs_key_state_idx', { synchronize: false })
+@Index('jobs_output_keys_idx', { synchronize: false })
+@Index('jobs_live_output_keys_idx', { synchronize: false })
 export class Job {
   @PrimaryColumn('text')
   id: string;
@@ -101,6 +122,10 @@ export class Job {
 
   @Column({ type: 'text', name: 'output_key', nullable: true })
   outputKey: string | null;
+
+  /** The storage keys of the outputs beyond the main one, by output name (`result.outputs`); null for a single-output job. */
+  @Column({ type: 'jsonb', name: 'output_keys', nullable: true })
+  outputKeys?: Record<string, string> | null;
 
   /** When retention removed the output (docs/retention.md): the job still reads, without a download URL. */
   /** When retention will remove the output (stamped by the purge at the first run after the job finished). */

@@ -27,7 +27,7 @@ const FAIR_SHARE_RANK = `(SELECT count(*) FROM jobs ahead WHERE ahead.account_id
 
 /** The jobs table. Hot paths (reads, state changes) are plain parameterised SQL, one statement each. */
 const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, queue, state, progress, input, options,
-  webhook_url AS "webhookUrl", cost, result, output_key AS "outputKey", error_code AS "errorCode",
+  webhook_url AS "webhookUrl", cost, result, output_key AS "outputKey", output_keys AS "outputKeys", error_code AS "errorCode",
   error_message AS "errorMessage", refunded, enqueued_at AS "enqueuedAt", submission_id AS "submissionId",
   queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", output_expired_at AS "outputExpiredAt", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
 
@@ -172,13 +172,14 @@ export class JobsRepository {
    * Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile.
    * Like `fail`, it records in the same statement whether the job has consequences to deliver
    * (a webhook, a submission: JobEvents.settle) and reads whether its account has jobs waiting for a slot.
+   * `outputKey` is null for a tool that writes no file; `outputKeys` are the further outputs' keys by name.
    */
-  complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<FinishedJob | undefined> {
+  complete(id: string, outputKey: string | null, result: StoredJobResult, at: Date, outputKeys?: Record<string, string>): Promise<FinishedJob | undefined> {
     return firstRow<FinishedJob>(
       this.db,
-      `UPDATE jobs SET state = ${COMPLETE.to}, progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}
+      `UPDATE jobs SET state = ${COMPLETE.to}, progress = 100, output_key = $2, result = $3, finished_at = $4, output_keys = $5, consequences_pending = ${HAS_CONSEQUENCES}
        WHERE id = $1 AND state IN (${COMPLETE.from}) RETURNING ${FINISHED_COLUMNS}`,
-      [id, outputKey, JSON.stringify(result), at],
+      [id, outputKey, JSON.stringify(result), at, outputKeys && Object.keys(outputKeys).length > 0 ? JSON.stringify(outputKeys) : null],
     );
   }
 

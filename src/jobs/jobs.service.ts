@@ -10,7 +10,8 @@ import { findTool, TOOLS, type ToolDefinition } from '../tools/tool-registry';
 import { ToolOptions } from '../tools/tool-options';
 import type { Job, JobState } from './job.entity';
 import { JobWaits } from './job-waits';
-import { RESULT_URL_SECONDS, toJobView } from './job-views';
+import { signOutputs } from './job-outputs';
+import { toJobView } from './job-views';
 import { JobsRepository } from './jobs.repository';
 
 /**
@@ -71,13 +72,9 @@ export class JobsService {
     return job;
   }
 
-  /** The API shape of a job, its download URL signed now. */
+  /** The API shape of a job, its download URLs signed now. */
   async view(job: Job): Promise<JobView> {
-    const url =
-      job.state === 'completed' && job.outputKey && job.result && !job.outputExpiredAt
-        ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS })
-        : undefined;
-    return toJobView(job, url);
+    return toJobView(job, await signOutputs(this.storage, job));
   }
 }
 

@@ -11,14 +11,14 @@ export type { ToolRun } from '../tools/tool-definition';
 export class ToolRunner {
   constructor(private readonly media: MediaRepository) {}
 
-  async run(slug: ToolSlug, input: string, outDir: string, options: Record<string, any>, onProgress: (p: number) => void): Promise<ToolRun> {
+  async run(slug: ToolSlug, input: string, outDir: string, baseName: string, options: Record<string, any>, onProgress: (p: number) => void): Promise<ToolRun> {
     const tool = TOOLS[slug];
     const probe = await this.media.probe(input);
     if (probe.kind !== tool.kind) {
       const what = probe.kind === 'unknown' ? 'not a media file' : `${article(probe.kind)} ${probe.kind} file`;
       throw new MediaError('unsupported_input', `${slug} needs ${article(tool.kind)} ${tool.kind} file; the input is ${what}.`);
     }
-    return tool.run({ media: this.media, input, outDir, options, probe, onProgress });
+    return tool.run({ media: this.media, input, outDir, baseName, options, probe, onProgress });
   }
 }
 

@@ -1,4 +1,16 @@
-import { allowedDemuxer, audioOutputPlan, CRF, ffmpegInputArgs, ffprobeArgs, parseBitrate, parseStatsTime, videoOutputPlan } from './ffmpeg-args';
+import {
+  allowedDemuxer,
+  audioOutputPlan,
+  CRF,
+  ffmpegInputArgs,
+  ffprobeArgs,
+  parseBitrate,
+  parseStatsTime,
+  STORYBOARD_MAX_SIDE,
+  STORYBOARD_MAX_TILES,
+  storyboardGeometry,
+  videoOutputPlan,
+} from './ffmpeg-args';
 import { parseFfprobe } from './ffprobe-data';
 import { formatDuration, MediaError } from './media.errors';
 
@@ -96,5 +108,33 @@ describe('parsing', () => {
     expect(formatDuration(50)).toBe('50 ms');
     expect(formatDuration(1500)).toBe('1.5 s');
     expect(formatDuration(600_000)).toBe('10 min');
+  });
+});
+
+describe('storyboardGeometry', () => {
+  it('a tile per interval, the height keeping the aspect ratio (even)', () => {
+    expect(storyboardGeometry(12, { width: 1920, height: 1080 }, { interval: 5, columns: 5, width: 160 })).toEqual({
+      interval: 5,
+      tiles: 3,
+      columns: 3,
+      rows: 1,
+      tileWidth: 160,
+      tileHeight: 90,
+    });
+  });
+
+  it('widens the interval past STORYBOARD_MAX_TILES tiles', () => {
+    const g = storyboardGeometry(3600, { width: 1280, height: 720 }, { interval: 1, columns: 10, width: 160 });
+    expect(g.tiles).toBe(STORYBOARD_MAX_TILES);
+    expect(g.interval).toBe(36);
+    expect(g.rows).toBe(10);
+  });
+
+  it('keeps the sprite within STORYBOARD_MAX_SIDE pixels tall', () => {
+    // A portrait video in one column: 480 × 854 tiles, 18 of them fill 15 372 pixels.
+    const g = storyboardGeometry(600, { width: 1080, height: 1920 }, { interval: 1, columns: 1, width: 480 });
+    expect(g.rows * g.tileHeight).toBeLessThanOrEqual(STORYBOARD_MAX_SIDE);
+    expect(g.tiles).toBe(18);
+    expect(g.tiles * g.interval).toBeGreaterThanOrEqual(600);
   });
 });

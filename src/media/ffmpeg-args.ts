@@ -167,3 +167,85 @@ export function isStatsLine(line: string): boolean {
 function badOption(message: string): MediaError {
   return new MediaError('processing_failed', message);
 }
+
+/** Frames `auto` compares with ffmpeg's `thumbnail` filter, sampled evenly over the first AUTO_FRAME_WINDOW_S seconds. */
+export const AUTO_FRAME_SAMPLES = 30;
+export const AUTO_FRAME_WINDOW_S = 60;
+
+/**
+ * One frame of a video as a PNG (the media layer then encodes it with sharp): at `at` seconds
+ * (an input seek, exact since ffmpeg decodes from the keyframe before it), or `auto`: AUTO_FRAME_SAMPLES
+ * frames sampled evenly over the first minute, of which the `thumbnail` filter keeps the one
+ * closest to their average histogram — a black fade-in or a flash is an outlier, not that frame.
+ */
+export function videoFramePlan(at: number | 'auto', duration: number | undefined, width?: number): { input: string[]; output: string[] } {
+  const size = width ? `scale=${width}:-2,setsar=1` : 'setsar=1';
+  const png = ['-an', '-sn', '-dn', '-map_metadata', '-1', '-frames:v', '1', '-c:v', 'png', '-pix_fmt', 'rgb24', '-f', 'image2'];
+  if (at === 'auto') {
+    const window = Math.min(duration ?? AUTO_FRAME_WINDOW_S, AUTO_FRAME_WINDOW_S);
+    const rate = (AUTO_FRAME_SAMPLES / Math.max(window, 0.04)).toFixed(6);
+    return { input: [], output: ['-t', String(window), '-vf', `fps=${rate},thumbnail=${AUTO_FRAME_SAMPLES},${size}`, ...png] };
+  }
+  return { input: ['-ss', at.toFixed(3)], output: ['-vf', size, ...png] };
+}
+
+/** The last frame, for an `at` past the end: the last seconds decoded, each frame written over the previous one. */
+export function lastFramePlan(duration: number, width?: number): { input: string[]; output: string[] } {
+  const size = width ? `scale=${width}:-2,setsar=1` : 'setsar=1';
+  return {
+    input: ['-ss', Math.max(0, duration - 3).toFixed(3)],
+    output: ['-vf', size, '-an', '-sn', '-dn', '-map_metadata', '-1', '-update', '1', '-c:v', 'png', '-pix_fmt', 'rgb24', '-f', 'image2'],
+  };
+}
+
+/** At most this many tiles in a storyboard, and a sprite at most this many pixels tall (WebP's limit is 16 383). */
+export const STORYBOARD_MAX_TILES = 100;
+export const STORYBOARD_MAX_SIDE = 16_000;
+
+export interface StoryboardGeometry {
+  /** Seconds between tiles: as asked, or wider when the tile limit required it. */
+  interval: number;
+  tiles: number;
+  columns: number;
+  rows: number;
+  tileWidth: number;
+  tileHeight: number;
+}
+
+/**
+ * The storyboard's layout for a video of `duration` seconds and `width`×`height` pixels: one tile
+ * every `interval` seconds from 0, widened so that there are at most STORYBOARD_MAX_TILES and the
+ * sprite stays within STORYBOARD_MAX_SIDE pixels tall.
+ */
+export function storyboardGeometry(duration: number, video: { width: number; height: number }, opts: { interval: number; columns: number; width: number }): StoryboardGeometry {
+  const tileWidth = opts.width;
+  const tileHeight = Math.max(2, Math.round((tileWidth * video.height) / video.width / 2) * 2);
+  const maxTiles = Math.max(1, Math.min(STORYBOARD_MAX_TILES, opts.columns * Math.floor(STORYBOARD_MAX_SIDE / tileHeight)));
+  let interval = opts.interval;
+  if (Math.ceil(duration / interval) > maxTiles) interval = Math.ceil((duration / maxTiles) * 1000) / 1000;
+  const tiles = Math.max(1, Math.min(maxTiles, Math.ceil(duration / interval)));
+  const columns = Math.min(opts.columns, tiles);
+  return { interval, tiles, columns, rows: Math.ceil(tiles / columns), tileWidth, tileHeight };
+}
+
+/** One frame every `interval` seconds (the fps filter), scaled to the tile, laid out by the tile filter into one PNG. */
+export function storyboardPlan(g: StoryboardGeometry): string[] {
+  const fps = `1000/${Math.round(g.interval * 1000)}`;
+  return [
+    '-an',
+    '-sn',
+    '-dn',
+    '-map_metadata',
+    '-1',
+    '-vf',
+    `fps=${fps},scale=${g.tileWidth}:${g.tileHeight},setsar=1,tile=${g.columns}x${g.rows}`,
+    '-frames:v',
+    '1',
+    '-c:v',
+    'png',
+    '-pix_fmt',
+    'rgb24',
+    '-f',
+    'image2',
+  ];
+}

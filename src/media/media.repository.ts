@@ -6,7 +6,19 @@ import { join, resolve } from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { Deadline } from './deadline';
-import { audioOutputPlan, ffmpegInputArgs, ffprobeArgs, isStatsLine, type OutputPlan, parseStatsTime, videoOutputPlan } from './ffmpeg-args';
+import {
+  audioOutputPlan,
+  ffmpegInputArgs,
+  ffprobeArgs,
+  isStatsLine,
+  lastFramePlan,
+  type OutputPlan,
+  parseStatsTime,
+  storyboardGeometry,
+  storyboardPlan,
+  videoFramePlan,
+  videoOutputPlan,
+} from './ffmpeg-args';
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
@@ -17,9 +29,12 @@ import {
   type MediaRepositoryOptions,
   type ProbeResult,
   type ProgressCallback,
+  type StoryboardOptions,
+  type StoryboardOutput,
   type TranscodeAudioOptions,
   type TranscodeVideoOptions,
   type TransformImageOptions,
+  type VideoFrameOptions,
 } from './media.types';
 
 export const MEDIA_REPOSITORY_OPTIONS = Symbol('MEDIA_REPOSITORY_OPTIONS');
@@ -117,6 +132,64 @@ export class MediaRepository {
     return this.transcode('audio', input, outDir, () => audioOutputPlan(opts), opts.format, onProgress);
   }
 
+  /** One frame of a video as jpeg/webp/png (a poster): ffmpeg picks and scales it, sharp encodes it. */
+  async videoFrame(input: string, outDir: string, opts: VideoFrameOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
+    return this.fromVideo(input, outDir, opts.format, async (abs, info, png, deadline) => {
+      // An `at` past the end (or within its last frame) finds no frame: then the last one.
+      const at = opts.at === 'auto' || info.duration === undefined ? opts.at : Math.min(opts.at, info.duration);
+      const plan = videoFramePlan(at, info.duration, opts.width);
+      await this.runFfmpeg(abs, info, png, plan.output, deadline, 'video', onProgress, plan.input);
+      if (!(await isFile(png)) && info.duration !== undefined) {
+        const last = lastFramePlan(info.duration, opts.width);
+        await this.runFfmpeg(abs, info, png, last.output, deadline, 'video', undefined, last.input);
+      }
+    });
+  }
+
+  /**
+   * A storyboard sprite: a tile every `interval` seconds, `columns` to a row (ffmpeg's fps, scale and
+   * tile filters), encoded by sharp; with the tile geometry (storyboardGeometry: the tile limit may widen the interval).
+   */
+  async videoStoryboard(input: string, outDir: string, opts: StoryboardOptions, onProgress?: ProgressCallback): Promise<StoryboardOutput> {
+    let geometry: ReturnType<typeof storyboardGeometry> | undefined;
+    let duration = 0;
+    const sprite = await this.fromVideo(input, outDir, opts.format, async (abs, info, png, deadline) => {
+      if (!info.duration || !info.width || !info.height) throw new MediaError('unsupported_input', 'The video does not state its duration or size.');
+      duration = info.duration;
+      geometry = storyboardGeometry(info.duration, { width: info.width, height: info.height }, opts);
+      await this.runFfmpeg(abs, info, png, storyboardPlan(geometry), deadline, 'video', onProgress);
+    });
+    return { sprite, duration, ...geometry! };
+  }
+
+  /**
+   * The frame operations' common part: probe and check the video, let `draw` write one PNG with
+   * ffmpeg, encode it to `format` with sharp (its report describes the output), remove the PNG.
+   */
+  private async fromVideo(
+    input: string,
+    outDir: string,
+    format: 'jpeg' | 'webp' | 'png',
+    draw: (abs: string, info: AvInfo, png: string, deadline: Deadline) => Promise<void>,
+  ): Promise<MediaOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let png: string | undefined;
+    try {
+      const abs = await checkInput(input);
+      const info = await this.ffprobe(abs, deadline);
+      this.checkTranscodable('video', info);
+      await mkdir(resolve(outDir), { recursive: true });
+      png = join(resolve(outDir), `frame-${randomBytes(4).toString('hex')}.png`);
+      await draw(abs, info, png, deadline);
+      if (!(await isFile(png))) throw new MediaError('unsupported_input', 'No frame could be decoded from the video.');
+      return await this.transformImage(png, outDir, { format, quality: 82 });
+    } catch (err) {
+      throw toMediaError(err, 'Video processing failed.');
+    } finally {
+      if (png) await rm(png, { force: true });
+    }
+  }
+
   private async transcode(
     kind: 'video' | 'audio',
     input: string,
@@ -202,7 +275,16 @@ export class MediaRepository {
     });
   }
 
-  private runFfmpeg(abs: string, info: AvInfo, out: string, outputArgs: string[], deadline: Deadline, kind: 'video' | 'audio', onProgress?: ProgressCallback): Promise<void> {
+  private runFfmpeg(
+    abs: string,
+    info: AvInfo,
+    out: string,
+    outputArgs: string[],
+    deadline: Deadline,
+    kind: 'video' | 'audio',
+    onProgress?: ProgressCallback,
+    inputArgs: string[] = [],
+  ): Promise<void> {
     const remaining = deadline.require();
     return new Promise((done, fail) => {
       const errors: string[] = [];
@@ -212,7 +294,7 @@ export class MediaRepository {
       const command = ffmpeg({ stdoutLines: 20 })
         .setFfmpegPath(this.ffmpegPath)
         .input(`file:${abs}`)
-        .inputOptions(ffmpegInputArgs(info.demuxer!))
+        .inputOptions([...ffmpegInputArgs(info.demuxer!), ...inputArgs])
         .output(out)
         .outputOptions(outputArgs);
       const kill = () => command.kill('SIGKILL');
@@ -290,6 +372,11 @@ async function outputPath(outDir: string, ext: string, inputAbs: string): Promis
       () => false,
     ));
   return taken ? join(dir, `output-${randomBytes(4).toString('hex')}.${ext}`) : plain;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  const st = await stat(path).catch(() => undefined);
+  return Boolean(st?.isFile() && st.size > 0);
 }
 
 function truncated(kind: 'video' | 'audio', detail: string): MediaError {

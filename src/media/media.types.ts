@@ -74,6 +74,37 @@ export interface TranscodeAudioOptions {
   bitrate?: string;
 }
 
+export interface VideoFrameOptions {
+  /** Seconds from the start (past the end: the last frame), or `auto`: a representative frame (ffmpeg-args.ts videoFramePlan). */
+  at: number | 'auto';
+  /** Output width; the height keeps the aspect ratio. Default: the video's. */
+  width?: number;
+  format: 'jpeg' | 'webp' | 'png';
+}
+
+export interface StoryboardOptions {
+  /** Seconds between tiles. */
+  interval: number;
+  /** Tiles per row. */
+  columns: number;
+  /** Tile width in pixels. */
+  width: number;
+  format: 'jpeg' | 'webp';
+}
+
+/** The sprite, and where each tile is: tile i starts at i × interval seconds, at column i % columns, row ⌊i / columns⌋. */
+export interface StoryboardOutput {
+  sprite: MediaOutput;
+  /** The video's duration in seconds (the last tile's end). */
+  duration: number;
+  interval: number;
+  tiles: number;
+  columns: number;
+  rows: number;
+  tileWidth: number;
+  tileHeight: number;
+}
+
 /** Receives 0..100, non-decreasing; the last call is 100 on success. */
 export type ProgressCallback = (percent: number) => void;
 

@@ -39,17 +39,17 @@ export class RetentionRepository {
     return result[1] ?? 0;
   }
 
-  /** Marks up to `limit` outputs expired at `now` (in the caller's transaction); their storage keys. */
+  /** Marks up to `limit` jobs' outputs expired at `now` (in the caller's transaction); the storage keys of all their outputs. */
   async expireOutputs(tx: Db, prefix: string, now: Date, limit: number): Promise<string[]> {
-    const found = await rows<{ key: string }>(
+    const found = await rows<{ key: string; keys: Record<string, string> | null }>(
       tx,
       `UPDATE jobs SET output_expired_at = $1 WHERE id = ANY(ARRAY(
          SELECT id FROM jobs WHERE output_expires_at IS NOT NULL AND output_expired_at IS NULL AND output_expires_at <= $1 AND ${OWN_JOBS('$3')}
          ORDER BY output_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       RETURNING output_key AS key`,
+       RETURNING output_key AS key, output_keys AS keys`,
       [now, limit, prefix],
     );
-    return found.map((r) => r.key);
+    return found.flatMap((r) => [r.key, ...Object.values(r.keys ?? {})]);
   }
 
   /**
@@ -58,15 +58,16 @@ export class RetentionRepository {
    * the row) to delete with them. Auto-conversion outputs belong to their submission.
    */
   async deleteFinishedJobs(tx: Db, prefix: string, before: Date, limit: number): Promise<{ deleted: number; outputKeys: string[] }> {
-    const found = await rows<{ key: string | null }>(
+    const found = await rows<{ key: string | null; keys: Record<string, string> | null }>(
       tx,
       `DELETE FROM jobs WHERE id = ANY(ARRAY(
          SELECT id FROM jobs WHERE state IN ('completed', 'failed', 'canceled') AND finished_at < $1 AND NOT consequences_pending AND ${OWN_JOBS('$3')}
          ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       RETURNING CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_key END AS key`,
+       RETURNING CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_key END AS key,
+                 CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_keys END AS keys`,
       [before, limit, prefix],
     );
-    return { deleted: found.length, outputKeys: found.map((r) => r.key).filter((k): k is string => Boolean(k)) };
+    return { deleted: found.length, outputKeys: found.flatMap((r) => [r.key, ...Object.values(r.keys ?? {})]).filter((k): k is string => Boolean(k)) };
   }
 
   /** Deletes up to `limit` settled webhook deliveries created before `before`. */
@@ -98,6 +99,8 @@ export class RetentionRepository {
     const found = await rows<{ key: string }>(
       this.db,
       `SELECT output_key AS key FROM jobs WHERE output_key = ANY($1::text[]) AND output_key IS NOT NULL AND output_expired_at IS NULL
+       UNION SELECT e.key FROM jobs, jsonb_each_text(output_keys) e(name, key)
+         WHERE jsonb_path_query_array(output_keys, '$.*') ?| $1::text[] AND output_keys IS NOT NULL AND output_expired_at IS NULL AND e.key = ANY($1::text[])
        UNION SELECT storage_key FROM uploads WHERE storage_key = ANY($1::text[])
        UNION SELECT storage_key FROM submissions WHERE storage_key = ANY($1::text[])
        UNION SELECT processed_key FROM submissions WHERE processed_key = ANY($1::text[]) AND processed_key IS NOT NULL
@@ -109,7 +112,9 @@ export class RetentionRepository {
 
   /**
    * Up to `limit` stored keys rows reference, after `afterKey` in key order (one page of the walk
-   * that finds rows whose file is missing): submissions' files, uploads, live job outputs.
+   * that finds rows whose file is missing): submissions' files, uploads, live job outputs. A job's
+   * further outputs (`output_keys`) are read from the live multi-output jobs alone (a partial index),
+   * a set bounded by output retention.
    */
   async referencedKeysAfter(afterKey: string, limit: number): Promise<string[]> {
     const found = await rows<{ key: string }>(
@@ -119,6 +124,8 @@ export class RetentionRepository {
          UNION (SELECT processed_key FROM submissions WHERE processed_key IS NOT NULL AND processed_key > $1 ORDER BY processed_key LIMIT $2)
          UNION (SELECT storage_key FROM uploads WHERE storage_key > $1 ORDER BY storage_key LIMIT $2)
          UNION (SELECT output_key FROM jobs WHERE output_key IS NOT NULL AND output_key > $1 AND output_expired_at IS NULL ORDER BY output_key LIMIT $2)
+         UNION (SELECT e.key FROM jobs, jsonb_each_text(output_keys) e(name, key)
+                WHERE output_keys IS NOT NULL AND output_expired_at IS NULL AND e.key > $1 ORDER BY e.key LIMIT $2)
        ) k ORDER BY key LIMIT $2`,
       [afterKey, limit],
     );

@@ -1,3 +1,4 @@
+import { contentTypeOf } from '../media/content-types';
 import type { FileKind } from '../common/file-sniffer';
 import { kindOfTarget } from '../drops/drop-rules';
 import type { Drop } from '../drops/drop.entity';
@@ -34,24 +35,7 @@ export function planConversion(drop: Pick<Drop, 'autoConvertTo' | 'autoCompress'
   }
 }
 
-const MIME_OF_FORMAT: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  gif: 'image/gif',
-  tiff: 'image/tiff',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mov: 'video/quicktime',
-  mp3: 'audio/mpeg',
-  aac: 'audio/aac',
-  m4a: 'audio/mp4',
-  opus: 'audio/ogg',
-  ogg: 'audio/ogg',
-  wav: 'audio/wav',
-};
-
+/** The MIME type a processed file is recorded with. */
 export function mimeOfFormat(format: string): string {
-  return MIME_OF_FORMAT[format] ?? 'application/octet-stream';
+  return contentTypeOf(format);
 }

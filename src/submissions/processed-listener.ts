@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { DropsRepository } from '../drops/drops.repository';
 import { JobFinished } from '../jobs/job-finished.event';
+import { storedOutputKeys } from '../jobs/job-outputs';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { mimeOfFormat } from './conversion-plan';
 import { SubmissionEvents } from './submission-events';
@@ -25,12 +26,12 @@ export class ProcessedListener {
   @OnEvent(JobFinished.event, { suppressErrors: false })
   async finished({ job }: JobFinished): Promise<void> {
     if (!job.submissionId) return;
-    const converted = job.state === 'completed' && job.outputKey && job.result;
+    const converted = job.state === 'completed' && job.outputKey && job.result?.outputFileName && job.result.outputFormat;
     const submission = converted
       ? await this.submissions.setProcessed(job.submissionId, {
           processedKey: job.outputKey!,
-          processedFileName: `${(job.input.fileName ?? '').replace(/\.[^.]*$/, '') || 'file'}.${job.result!.outputFileName.split('.').pop()}`,
-          processedMime: mimeOfFormat(job.result!.outputFormat),
+          processedFileName: `${(job.input.fileName ?? '').replace(/\.[^.]*$/, '') || 'file'}.${job.result!.outputFileName!.split('.').pop()}`,
+          processedMime: mimeOfFormat(job.result!.outputFormat!),
         })
       : await this.submissions.setFailed(job.submissionId, {
           code: job.errorCode ?? 'processing_failed',
@@ -38,7 +39,7 @@ export class ProcessedListener {
         });
     if (!submission) {
       // Deleted while converting: its converted file belongs to nobody.
-      if (job.outputKey) await this.storage.delete(job.outputKey);
+      await this.storage.deleteMany(storedOutputKeys(job));
       return;
     }
     const drop = await this.drops.findById(submission.dropId);

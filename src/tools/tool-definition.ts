@@ -12,8 +12,10 @@ export interface ToolRunContext<Options> {
   media: MediaRepository;
   /** The fetched input, a local file. */
   input: string;
-  /** Where the output goes (the media layer creates it). */
+  /** Where the outputs go (the media layer creates it). */
   outDir: string;
+  /** The input's file name without its extension: every output downloads as `<baseName>.<ext>` (a file that names another, like a WebVTT naming its sprite, uses it). */
+  baseName: string;
   options: Options;
   /** The media layer's probe of `input`, already of the tool's kind. */
   probe: ProbeResult;
@@ -21,8 +23,23 @@ export interface ToolRunContext<Options> {
   onProgress: (percent: number) => void;
 }
 
+/** One written file of a run, with what the tool knows of it beyond the media layer's description. */
+export interface ToolOutput extends MediaOutput {
+  /** Shown as is in this output's entry of `result.outputs` (e.g. a storyboard's tile geometry); every key must be declared in the contract's `JobOutput`. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What a run produced. `output` is the main file: `result.downloadUrl` and `result.outputs.output`,
+ * its format, size and dimensions the top-level `result` fields. `outputs` are further files under
+ * their own names (`result.outputs.<name>`, names `^[a-z][a-z0-9-]{0,31}$`, never `output`), each
+ * stored, signed, expired and deleted with the main one. A tool that writes no file (media-info)
+ * returns neither: the result then has `downloadUrl`, `outputFormat` and `outputSize` null and
+ * `outputs` empty, and carries what it found in `details`.
+ */
 export interface ToolRun {
-  output: MediaOutput;
+  output?: ToolOutput;
+  outputs?: Record<string, ToolOutput>;
   /** `result.message` of the job; absent when the tool has none (audio-compress). */
   message?: string;
   /**
@@ -30,6 +47,14 @@ export interface ToolRun {
    * every key must be declared in the contract's `JobResult`.
    */
   details?: Record<string, unknown>;
+}
+
+/** A file a tool's jobs write, as `GET /v1/tools` lists it. */
+export interface ToolOutputSpec {
+  /** `output` for the main one. */
+  name: string;
+  formats: readonly string[];
+  description: string;
 }
 
 /** Limits a job of this tool runs under, as the media layer enforces them (stated for the catalogue and the docs). */
@@ -65,16 +90,28 @@ export interface ToolDefinition<Slug extends string = string, Options = Record<s
   charge: (options: Options) => number;
   /** The component schema of its options in openapi.yaml (its `<Tool>JobCreate` variant of JobCreate refers to it). */
   optionsSchema: string;
+  /** The main output's formats (`[]` for a tool that writes no file). */
   outputFormats: readonly string[];
+  /** Every file its jobs write, the main one (`output`) first; `[]` for none. Default: the main output only, in `outputFormats`. */
+  outputs: readonly ToolOutputSpec[];
   limits: ToolLimits;
   /** Rules the JSON Schema cannot state; a failure is 400 `validation_failed` at that path. */
   extraCheck?: (options: Record<string, unknown>) => { path: string; message: string } | undefined;
   run: (ctx: ToolRunContext<Options>) => Promise<ToolRun>;
 }
 
-/** A tool's definition; `charge` defaults to the fixed listed `cost`. */
+/** An output's download name: `<baseName>.<ext>` (jpeg → jpg, tiff → tif). */
+export function fileNameFor(baseName: string, format: string): string {
+  return `${baseName}.${{ jpeg: 'jpg', tiff: 'tif' }[format] ?? format}`;
+}
+
+/** The name of every tool's main output in `result.outputs` and in the catalogue. */
+export const MAIN_OUTPUT = 'output';
+
+/** A tool's definition; `charge` defaults to the fixed listed `cost`, `outputs` to the main output alone. */
 export function defineTool<Slug extends string, Options>(
-  tool: Omit<ToolDefinition<Slug, Options>, 'charge'> & { charge?: (options: Options) => number },
+  tool: Omit<ToolDefinition<Slug, Options>, 'charge' | 'outputs'> & { charge?: (options: Options) => number; outputs?: readonly ToolOutputSpec[] },
 ): ToolDefinition<Slug, Options> {
-  return { ...tool, charge: tool.charge ?? (() => tool.cost) };
+  const outputs = tool.outputs ?? [{ name: MAIN_OUTPUT, formats: tool.outputFormats, description: 'The converted file.' }];
+  return { ...tool, outputs, charge: tool.charge ?? (() => tool.cost) };
 }

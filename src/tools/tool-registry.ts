@@ -33,5 +33,6 @@ export function toToolView(tool: ToolDefinition, optionsSchema: object): Tool {
     cost: tool.cost,
     options: optionsSchema as Tool['options'],
     outputFormats: [...tool.outputFormats],
+    outputs: tool.outputs.map((o) => ({ name: o.name, formats: [...o.formats], description: o.description })),
   };
 }

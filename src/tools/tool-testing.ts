@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaRepository } from '../media/media.repository';
-import type { ToolDefinition, ToolRun } from './tool-definition';
+import type { ToolDefinition, ToolOutput, ToolRun } from './tool-definition';
 
 /**
  * For a tool's unit tests: a temp directory for inputs, and `run`, which probes the input with the
@@ -24,12 +24,28 @@ export class ToolTestKit {
     return join(this.dir, name);
   }
 
-  async run<Options>(tool: ToolDefinition<string, Options>, input: string, options: Options): Promise<ToolRun & { progress: number[] }> {
+  /**
+   * `output` is the main output; reading it throws when the tool wrote none (media-info: read
+   * `details`, or `written` for what the run returned as is).
+   */
+  async run<Options>(
+    tool: ToolDefinition<string, Options>,
+    input: string,
+    options: Options,
+    baseName = 'input',
+  ): Promise<ToolRun & { output: ToolOutput; written: ToolRun; progress: number[]; outDir: string }> {
     const probe = await this.media.probe(input);
     if (probe.kind !== tool.kind) throw new Error(`fixture ${input} is ${probe.kind}, not ${tool.kind}`);
     const progress: number[] = [];
     const outDir = await mkdtemp(join(this.dir, `${tool.slug}-out-`));
-    const run = await tool.run({ media: this.media, input, outDir, options, probe, onProgress: (p) => progress.push(p) });
-    return { ...run, progress };
+    const run = await tool.run({ media: this.media, input, outDir, baseName, options, probe, onProgress: (p) => progress.push(p) });
+    const { output, ...rest } = run;
+    return Object.defineProperty({ ...rest, written: run, progress, outDir }, 'output', {
+      get: () => output ?? fail(new Error(`${tool.slug} wrote no main output`)),
+    }) as ToolRun & { output: ToolOutput; written: ToolRun; progress: number[]; outDir: string };
   }
+}
+
+function fail(err: Error): never {
+  throw err;
 }

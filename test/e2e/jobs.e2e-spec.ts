@@ -194,6 +194,8 @@ describe('media jobs', () => {
       ['image-convert', 1, 'image:write', 'image-standard-queue'],
       ['video-convert', 5, 'video:write', 'video-standard-queue'],
       ['audio-compress', 2, 'audio:write', 'audio-standard-queue'],
+      ['video-thumbnail', 1, 'video:write', 'video-standard-queue'],
+      ['video-storyboard', 2, 'video:write', 'video-standard-queue'],
     ]);
   });
 });

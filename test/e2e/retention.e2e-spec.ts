@@ -1,4 +1,4 @@
-import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,6 +15,7 @@ import { dropDatabase } from '../support/databases';
 import { TEST_DATABASE_URL, TEST_RUN_ID } from '../support/env';
 import { waitForJob } from '../support/jobs';
 import { eventually, form, png, postForm, submit } from '../support/intake';
+import { makeVideo } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import type { JobAccepted } from '../../generated/types';
 
@@ -111,6 +112,43 @@ describe('retention', () => {
     }, 5000);
     expect(metrics).toMatch(/dropline_purged_total\{kind="output"\} [1-9]/);
     expect(metrics).toMatch(/dropline_sweep_duration_seconds_count\{task="retention-purge"\} [1-9]/);
+  });
+
+  it('a job with several outputs: the reconciliation keeps each, retention expires them together — both URLs 410, both files gone', async () => {
+    const video = join(dir, 'clip.mp4');
+    await makeVideo(video, 2, { size: '160x90' });
+    const res = await postForm(`${t.baseUrl}/v1/uploads`, {
+      body: form({}, { data: await readFile(video), name: 'clip.mp4', type: 'video/mp4' }),
+      headers: { authorization: `Bearer ${tenant.token}` },
+    });
+    expect(res.status).toBe(201);
+    const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'video-storyboard', input: { fileId: res.body.upload.id }, options: { interval: 1 } } as any });
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id, 60_000);
+    expect(job.state).toBe('completed');
+    const urls = Object.values(job.result!.outputs).map((o) => o.downloadUrl!);
+    expect(urls).toHaveLength(2);
+    const keys = urls.map((url) => new URL(url).pathname.split('/').pop()!);
+    // Old enough to be an orphan, were it not referenced: the reconciliation keeps both.
+    for (const key of keys) await utimes(storage.pathOf(key), TWO_DAYS_AGO, TWO_DAYS_AGO);
+    await eventually(() => t.app.get(StorageReconciliation).reconcile(), 10_000);
+    for (const key of keys) expect([key, await storage.exists(key)]).toEqual([key, true]);
+
+    const expired = await eventually(
+      async () => {
+        const { data: read } = await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: job.id } } });
+        return read!.job.result?.expiredAt ? read!.job : undefined;
+      },
+      20_000,
+      200,
+    );
+    expect(expired!.result!.downloadUrl).toBeNull();
+    expect(Object.values(expired!.result!.outputs).map((o) => [o.downloadUrl, o.size])).toEqual(Object.values(job.result!.outputs).map((o) => [null, o.size]));
+    for (const key of keys) expect(await eventually(async () => !(await storage.exists(key)), 5000)).toBe(true);
+    for (const url of urls) {
+      const gone = await contractFetch(url);
+      expect(gone.status).toBe(410);
+      expect((await gone.json()).error.code).toBe('output_expired');
+    }
   });
 
   it('one process purges at a time: a tick finds the deployment lock held by another process and skips', async () => {

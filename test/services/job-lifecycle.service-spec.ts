@@ -56,6 +56,7 @@ describe('job lifecycle use cases', () => {
   let reconcile: ReconcileJobs;
   const queue = new StubQueue(`bull:lifecycle-${randomUUID().slice(0, 8)}`);
   const webhooks: { type: string; jobId: string }[] = [];
+  const webhookJobs = new Map<string, Record<string, any>>();
   const processed: { id: string; status: string }[] = [];
   let failWebhooks = 0;
 
@@ -65,6 +66,7 @@ describe('job lifecycle use cases', () => {
       emit: async (_account: string, _url: string, type: string, data: { job: { id: string } }) => {
         if (failWebhooks > 0 && failWebhooks--) throw new Error('injected: webhook outbox down');
         webhooks.push({ type, jobId: data.job.id });
+        webhookJobs.set(data.job.id, data.job);
       },
     };
     ({ module, clock } = await serviceModule(
@@ -190,6 +192,37 @@ describe('job lifecycle use cases', () => {
       expect(await jobs.findById(jobId)).toMatchObject({ state: 'completed', errorCode: null, refunded: false });
       expect(await balanceOf(module, account.id)).toBe(9);
       expect(webhooks.filter((w) => w.jobId === jobId)).toEqual([{ type: 'job.completed', jobId }]);
+    });
+
+    it('complete with several outputs: the further keys are stored on the row, the webhook signs each', async () => {
+      const { jobId } = await queuedJob({ webhookUrl: 'http://127.0.0.1:9/hook', plan: 'pro' });
+      await start(jobId);
+      const result: StoredJobResult = { ...RESULT, outputs: { vtt: { format: 'vtt', size: 5, fileName: 'out.vtt', details: { cues: 2 } } } };
+      await settle.complete(jobId, 'obj_main', result, { vtt: 'obj_vtt' });
+      expect(await jobs.findById(jobId)).toMatchObject({ outputKey: 'obj_main', outputKeys: { vtt: 'obj_vtt' } });
+      expect(webhookJobs.get(jobId)!.result).toMatchObject({
+        downloadUrl: 'http://127.0.0.1:9/obj_main',
+        outputs: {
+          output: { downloadUrl: 'http://127.0.0.1:9/obj_main', contentType: 'image/webp', fileName: 'out.webp' },
+          vtt: { downloadUrl: 'http://127.0.0.1:9/obj_vtt', contentType: 'text/vtt', size: 5, cues: 2 },
+        },
+      });
+    });
+
+    it('complete without a file (a tool that writes none): downloadUrl, outputFormat and outputSize null, outputs {}', async () => {
+      const { jobId } = await queuedJob({ webhookUrl: 'http://127.0.0.1:9/hook', plan: 'pro' });
+      await start(jobId);
+      await settle.complete(jobId, null, { message: 'Described.' });
+      expect(await jobs.findById(jobId)).toMatchObject({ state: 'completed', outputKey: null, outputKeys: null });
+      expect(webhookJobs.get(jobId)!.result).toEqual({
+        status: 'converted',
+        outputFormat: null,
+        downloadUrl: null,
+        expiredAt: null,
+        outputSize: null,
+        outputs: {},
+        message: 'Described.',
+      });
     });
 
     it('fail: concurrent failures of one job refund it once and send one webhook', async () => {

@@ -15,7 +15,10 @@ import { GuardedHttpClient } from '../../http-fetch/guarded-fetch';
 import { MediaError } from '../../media/media.errors';
 import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../../storage/storage.driver';
 import type { MediaJobData } from '../job-queue';
-import type { Job } from '../job.entity';
+import type { Job, StoredJobOutput, StoredJobResult } from '../job.entity';
+import { storedOutputKeys } from '../job-outputs';
+import { contentTypeOf } from '../../media/content-types';
+import { fileNameFor, MAIN_OUTPUT, type ToolOutput, type ToolRun } from '../../tools/tool-definition';
 import { JobsRepository } from '../jobs.repository';
 import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
@@ -36,7 +39,7 @@ class JobFailure extends Error {
 
 /**
  * Runs one media job in a worker, top to bottom: claim it (queued → running), fetch the input to
- * a temp dir, run the tool, store the output, settle (running → completed, SettleJob). Permanent
+ * a temp dir, run the tool, store its outputs, settle (running → completed, SettleJob). Permanent
  * errors (not media, too large, blocked URL) fail the job at once and refund it; transient ones
  * (network, storage, a killed worker) put it back in line (running → queued) for BullMQ, which
  * retries with backoff, and the last attempt fails and refunds. A run commits two state writes
@@ -71,27 +74,16 @@ export class RunJob {
       const { path: inputPath, name } = await this.fetchInput(job, dir);
       await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
-      const { output, message, details } = await this.tools.run(job.tool, inputPath, join(dir, 'out'), job.options, progress);
-      const outputKey = newId('obj');
-      await this.storage.putFile(outputKey, output.path);
-      const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
+      const baseName = name.replace(/\.[^.]*$/, '') || 'output';
+      const run = await this.tools.run(job.tool, inputPath, join(dir, 'out'), baseName, job.options, progress);
+      const { outputKey, outputKeys, result } = await this.storeOutputs(run, baseName);
       // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
-      const completed = await this.settle.complete(job.id, outputKey, {
-        outputFormat: output.format,
-        outputSize: output.size,
-        outputFileName,
-        ...(message !== undefined ? { message } : {}),
-        ...(output.width !== undefined ? { width: output.width } : {}),
-        ...(output.height !== undefined ? { height: output.height } : {}),
-        ...(output.duration !== undefined ? { duration: output.duration } : {}),
-        ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
-        ...(details !== undefined ? { details } : {}),
-      });
+      const completed = await this.settle.complete(job.id, outputKey, result, outputKeys);
       if (!completed) {
-        await this.storage.delete(outputKey); // nobody will ever read this output
+        await this.storage.deleteMany(storedOutputKeys({ outputKey, outputKeys })); // nobody will ever read these outputs
         return;
       }
-      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: output.size }, 'Job completed');
+      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: result.outputSize }, 'Job completed');
     } catch (err) {
       const failure = toFailure(err);
       const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
@@ -108,6 +100,50 @@ export class RunJob {
     } finally {
       clearInterval(heartbeat);
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Stores a run's files, the main one and the further named ones, and describes them for the job's
+   * result. Names and file names follow the contract: the main output is `output`, downloading as
+   * `<baseName>.<ext>`; a further one downloads as `<baseName>.<ext>`, or `<baseName>-<name>.<ext>`
+   * when that is taken. One that fails to store removes those already stored (the attempt is retried).
+   */
+  private async storeOutputs(run: ToolRun, baseName: string): Promise<{ outputKey: string | null; outputKeys: Record<string, string>; result: StoredJobResult }> {
+    const { output, outputs = {}, message, details } = run;
+    const stored: string[] = [];
+    try {
+      const put = async (file: ToolOutput) => {
+        const key = newId('obj');
+        await this.storage.putFile(key, file.path, contentTypeOf(file.format));
+        stored.push(key);
+        return key;
+      };
+      const result: StoredJobResult = { ...(message !== undefined ? { message } : {}), ...(details !== undefined ? { details } : {}) };
+      const taken = new Set<string>();
+      let outputKey: string | null = null;
+      if (output) {
+        outputKey = await put(output);
+        result.outputFormat = output.format;
+        result.outputSize = output.size;
+        result.outputFileName = fileNameFor(baseName, output.format);
+        taken.add(result.outputFileName);
+        Object.assign(result, describe(output));
+        if (output.details) result.outputDetails = output.details;
+      }
+      const outputKeys: Record<string, string> = {};
+      for (const [name, file] of Object.entries(outputs)) {
+        if (!output || name === MAIN_OUTPUT || !/^[a-z][a-z0-9-]{0,31}$/.test(name)) throw new Error(`A tool returned an output named "${name}" it may not have.`);
+        outputKeys[name] = await put(file);
+        let fileName = fileNameFor(baseName, file.format);
+        if (taken.has(fileName)) fileName = fileNameFor(`${baseName}-${name}`, file.format);
+        taken.add(fileName);
+        (result.outputs ??= {})[name] = { format: file.format, size: file.size, fileName, ...describe(file), ...(file.details ? { details: file.details } : {}) };
+      }
+      return { outputKey, outputKeys, result };
+    } catch (err) {
+      await this.storage.deleteMany(stored).catch(() => undefined);
+      throw err;
     }
   }
 
@@ -207,6 +243,12 @@ function lastFetchFailure(err: unknown): { code: string; message: string } | und
   return { code: err.code === 'timeout' ? 'timeout' : 'input_fetch_failed', message: err.message };
 }
 
-function extensionOf(format: string): string {
-  return { jpeg: 'jpg', tiff: 'tif' }[format] ?? format;
+/** The optional media fields of an output, only those it has. */
+function describe(file: ToolOutput): Pick<StoredJobOutput, 'width' | 'height' | 'duration' | 'bitrate'> {
+  return {
+    ...(file.width !== undefined ? { width: file.width } : {}),
+    ...(file.height !== undefined ? { height: file.height } : {}),
+    ...(file.duration !== undefined ? { duration: file.duration } : {}),
+    ...(file.bitrate !== undefined ? { bitrate: file.bitrate } : {}),
+  };
 }

@@ -10,7 +10,8 @@ import { JobFinished } from '../job-finished.event';
 import { JobRefunds } from '../job-refunds';
 import type { Job, StoredJobResult } from '../job.entity';
 import { type FinishedJob, JobsRepository } from '../jobs.repository';
-import { RESULT_URL_SECONDS, toJobView } from '../job-views';
+import { signOutputs } from '../job-outputs';
+import { toJobView } from '../job-views';
 
 /**
  * A job's end, top to bottom: the final state write (complete, or fail with its refund in the same
@@ -39,8 +40,8 @@ export class SettleJob {
   ) {}
 
   /** running → completed, then its consequences. Undefined when the job failed or was re-run meanwhile. */
-  async complete(jobId: string, outputKey: string, result: StoredJobResult): Promise<FinishedJob | undefined> {
-    const completed = await this.jobs.complete(jobId, outputKey, result, this.clock.now());
+  async complete(jobId: string, outputKey: string | null, result: StoredJobResult, outputKeys?: Record<string, string>): Promise<FinishedJob | undefined> {
+    const completed = await this.jobs.complete(jobId, outputKey, result, this.clock.now(), outputKeys);
     if (!completed) return undefined;
     recordJobFinished(completed);
     await this.settle(completed);
@@ -87,10 +88,9 @@ export class SettleJob {
     if (!('accountHasWaiting' in job) || job.accountHasWaiting) await this.promote(job);
     await this.events.emitAsync(JobFinished.event, new JobFinished(job));
     if (!job.webhookUrl) return;
-    const url = job.outputKey && job.result ? await this.storage.signedUrl(job.outputKey, { fileName: job.result.outputFileName, expiresIn: RESULT_URL_SECONDS }) : undefined;
     const type = job.state === 'completed' ? 'job.completed' : 'job.failed';
-    // A job ends once: one webhook event per job, whoever delivers its consequences.
-    await this.webhooks.emit(job.accountId, job.webhookUrl, type, { job: toJobView(job, url) }, `job.finished:${job.id}`);
+    // A job ends once: one webhook event per job, whoever delivers its consequences. `result.outputs` carries every output's URL.
+    await this.webhooks.emit(job.accountId, job.webhookUrl, type, { job: toJobView(job, await signOutputs(this.storage, job)) }, `job.finished:${job.id}`);
   }
 
   /**

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccountsRepository } from '../../accounts/accounts.repository';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/config';
 import { sanitizeFileName } from '../../common/file-sniffer';
@@ -15,8 +14,7 @@ import { GuardedHttpClient } from '../../http-fetch/guarded-fetch';
 import { MediaError } from '../../media/media.errors';
 import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../../storage/storage.driver';
 import type { MediaJobData } from '../job-queue';
-import type { Job } from '../job.entity';
-import { JobsRepository } from '../jobs.repository';
+import { type ClaimedJob, JobsRepository } from '../jobs.repository';
 import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
 import { ClamdScanner } from '../../scanning/clamd-scanner';
@@ -48,7 +46,6 @@ export class RunJob {
 
   constructor(
     private readonly jobs: JobsRepository,
-    private readonly accounts: AccountsRepository,
     private readonly clock: Clock,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly http: GuardedHttpClient,
@@ -117,7 +114,7 @@ export class RunJob {
    * (then there is nothing to do) or its worker is gone (its lease, WORKER_LOCK_DURATION_MS, lapses),
    * so a job never runs twice at once.
    */
-  private async claim(jobId: string, runId: string): Promise<Job | undefined> {
+  private async claim(jobId: string, runId: string): Promise<ClaimedJob | undefined> {
     for (;;) {
       const job = await this.jobs.start(jobId, this.clock.now(), runId, this.config.WORKER_LOCK_DURATION_MS);
       if (job) return job;
@@ -132,7 +129,7 @@ export class RunJob {
     return this.settle.fail(jobId, code, message);
   }
 
-  private async fetchInput(job: Job, dir: string): Promise<{ path: string; name: string }> {
+  private async fetchInput(job: ClaimedJob, dir: string): Promise<{ path: string; name: string }> {
     const path = join(dir, 'input');
     const { storageKey, fileName } = job.input;
     if (storageKey) {
@@ -146,9 +143,8 @@ export class RunJob {
       }
       return { path, name: fileName ?? 'input' };
     }
-    const account = await this.accounts.findById(job.accountId);
-    if (!account) throw new JobFailure('input_fetch_failed', 'The account no longer exists.');
-    const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
+    if (job.accountPlan === null) throw new JobFailure('input_fetch_failed', 'The account no longer exists.');
+    const maxBytes = limitsOf(job.accountPlan).maxFileSizeMB * MB;
     await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
     return { path, name: sanitizeFileName(safeDecode(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
   }

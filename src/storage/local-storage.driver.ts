@@ -82,8 +82,7 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
       } finally {
         await handle.close();
       }
-      await mkdir(dirname(target), { recursive: true });
-      await rename(tmp, target);
+      await renameIntoShard(tmp, target);
       return { size };
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => undefined);
@@ -188,8 +187,7 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     try {
       const result = await write(handle);
       await handle.close(); // no-op when the writer already closed it
-      await mkdir(dirname(target), { recursive: true });
-      await rename(tmp, target);
+      await renameIntoShard(tmp, target);
       return result;
     } catch (err) {
       await handle.close().catch(() => undefined);
@@ -205,5 +203,16 @@ async function statOrNull(path: string): Promise<Stats | null> {
   } catch (err) {
     if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') return null;
     throw err;
+  }
+}
+
+/** Renames into a shard dir, creating it only when it is missing (most puts find it there: one file operation, not three). */
+async function renameIntoShard(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') throw err;
+    await mkdir(dirname(to), { recursive: true });
+    await rename(from, to);
   }
 }

@@ -57,8 +57,8 @@ for (let i = 0; i < profile.samples.length; i++) {
     const url = byId.get(id).callFrame.url;
     stage = STAGES.find(([, re]) => re.test(url))?.[0];
   }
-  // No frame of ours: a socket write is the kernel's loopback TCP work, done in the calling thread.
-  stage ??= /^(writev|writeBuffer|write\w*String)$/.test(leaf) ? 'other: socket writes (syscalls)' : 'other (Node internals: socket reads, fs callbacks, timers)';
+  // No frame of ours: a write's syscall (a loopback socket's TCP work, a file write submitted through io_uring) runs in the calling thread.
+  stage ??= /^(writev|writeBuffers?|write\w*String)$/.test(leaf) ? 'other: writes (sockets, file WriteStreams)' : 'other (Node internals: socket reads, fs callbacks, timers)';
   stages.set(stage, (stages.get(stage) ?? 0) + us);
 }
 const jobs = Number(opts.jobs ?? 0);

@@ -23,10 +23,10 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 
 /** First match wins, tested against every frame of the stack (innermost first). */
 const STAGES = [
-  ['worker: input fetch (undici, SSRF guard, file write)', /\/src\/http-fetch\/|job-runner\.ts.*fetchInput/],
+  ['worker: input fetch (undici, SSRF guard, file write)', /\/src\/http-fetch\//],
   ['worker: store output (link, fsync)', /\/src\/storage\/local-storage\.driver/],
   ['worker: tool (probe, sharp calls)', /\/src\/(tools|media)\/|tool-runner\.ts/],
-  ['worker: job state writes, settle, events', /\/src\/jobs\/(job-runner|job-events|media\.processors)\.ts/],
+  ['worker: job state writes, settle, events', /\/src\/jobs\/(job-runner|job-events|media\.processors|use-cases\/(run-job|settle-job))\.ts/],
   [
     'API: requests (Fastify, Nest, guards, jobs service)',
     /node_modules\/(fastify|@fastify|find-my-way|@nestjs\/core|@nestjs\/platform-fastify|pino-http|middie)\/|\/src\/(jobs\/jobs\.|jobs\/idempotency|jobs\/job-admission|jobs\/job-queue|auth|contract|common)\//,
@@ -57,7 +57,8 @@ for (let i = 0; i < profile.samples.length; i++) {
     const url = byId.get(id).callFrame.url;
     stage = STAGES.find(([, re]) => re.test(url))?.[0];
   }
-  stage ??= 'other (Node internals: sockets, fs callbacks, timers)';
+  // No frame of ours: a write's syscall (a loopback socket's TCP work, a file write submitted through io_uring) runs in the calling thread.
+  stage ??= /^(writev|writeBuffers?|write\w*String)$/.test(leaf) ? 'other: writes (sockets, file WriteStreams)' : 'other (Node internals: socket reads, fs callbacks, timers)';
   stages.set(stage, (stages.get(stage) ?? 0) + us);
 }
 const jobs = Number(opts.jobs ?? 0);

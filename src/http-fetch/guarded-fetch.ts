@@ -208,7 +208,9 @@ export class GuardedHttpClient implements OnModuleDestroy {
         else done(null, chunk);
       },
     });
-    const file = createWriteStream(destPath);
+    // 1 MiB of buffer (16 KiB by default): the body's 64 KiB reads queue up while one write is in
+    // flight and go out together in one writev, not one thread-pool round trip each.
+    const file = createWriteStream(destPath, { highWaterMark: 1024 * 1024 });
     // A local write error is the file's own error, not one the pipeline passed down from the body:
     // Node 26's pipeline destroys the file with the body's error (a timeout's abort, say) too.
     let upstreamFailed = false;

@@ -39,6 +39,12 @@ const FINISHED_COLUMNS = `${COLUMNS}, consequences_pending AS "consequencesPendi
 /** The row a final state write returned, with what its end must be followed by. */
 export type FinishedJob = Job & { consequencesPending: boolean; accountHasWaiting: boolean };
 
+/**
+ * A claimed job with its account's plan (the input fetch's size limit), read by the claim itself so
+ * a run needs no query of its own for it; null when the account is gone.
+ */
+export type ClaimedJob = Job & { accountPlan: string | null };
+
 /** A row about to be (re-)enqueued, with its fair-share rank. */
 export type RankedJob = Job & { fairShareRank: number };
 
@@ -151,13 +157,13 @@ export class JobsRepository {
    * holding it has shown no sign of life for `leaseMs` (its worker died). Undefined when the job
    * has ended or another run holds it. Lease times are the database's, the same for every worker.
    */
-  start(id: string, at: Date, runId: string, leaseMs: number): Promise<Job | undefined> {
-    return firstRow<Job>(
+  start(id: string, at: Date, runId: string, leaseMs: number): Promise<ClaimedJob | undefined> {
+    return firstRow<ClaimedJob>(
       this.db,
       `UPDATE jobs SET state = ${START.to}, started_at = COALESCE(started_at, $2), progress = 0, run_id = $3, run_heartbeat_at = now()
        WHERE id = $1 AND state IN (${START.from})
          AND (state = ${INITIAL} OR run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))
-       RETURNING ${COLUMNS}`,
+       RETURNING ${COLUMNS}, (SELECT plan FROM accounts WHERE accounts.id = jobs.account_id) AS "accountPlan"`,
       [id, at, runId, leaseMs],
     );
   }

@@ -68,12 +68,14 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
    */
   async putFile(key: string, localPath: string): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    const tmp = await this.tempPath(key);
+    const tmp = this.tempPath(key);
     try {
-      await link(localPath, tmp).catch(async (err) => {
-        if (err?.code !== 'EXDEV' && err?.code !== 'EPERM') throw err;
-        await copyFile(localPath, tmp, fsConstants.COPYFILE_FICLONE);
-      });
+      await inDir(dirname(tmp), () =>
+        link(localPath, tmp).catch(async (err) => {
+          if (err?.code !== 'EXDEV' && err?.code !== 'EPERM') throw err;
+          await copyFile(localPath, tmp, fsConstants.COPYFILE_FICLONE);
+        }),
+      );
       const handle = await open(tmp, 'r');
       let size: number;
       try {
@@ -82,8 +84,7 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
       } finally {
         await handle.close();
       }
-      await mkdir(dirname(target), { recursive: true });
-      await rename(tmp, target);
+      await renameIntoShard(tmp, target);
       return { size };
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => undefined);
@@ -171,11 +172,9 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     }
   }
 
-  /** A fresh name in the storage's temp dir (same file system as the stored files, so rename is atomic). */
-  private async tempPath(key: string): Promise<string> {
-    const tmpDir = join(this.root, TEMP_DIR);
-    await mkdir(tmpDir, { recursive: true });
-    return join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
+  /** A fresh name in the storage's temp dir (same file system as the stored files, so rename is atomic); created by `inDir` when missing. */
+  private tempPath(key: string): string {
+    return join(this.root, TEMP_DIR, `${key}.${randomBytes(6).toString('hex')}.part`);
   }
 
   /**
@@ -183,13 +182,12 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
    * `target`. On any error the temp file is removed and nothing is stored.
    */
   private async writeAtomically<T>(key: string, target: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
-    const tmp = await this.tempPath(key);
-    const handle = await open(tmp, 'wx');
+    const tmp = this.tempPath(key);
+    const handle = await inDir(dirname(tmp), () => open(tmp, 'wx'));
     try {
       const result = await write(handle);
       await handle.close(); // no-op when the writer already closed it
-      await mkdir(dirname(target), { recursive: true });
-      await rename(tmp, target);
+      await renameIntoShard(tmp, target);
       return result;
     } catch (err) {
       await handle.close().catch(() => undefined);
@@ -205,5 +203,24 @@ async function statOrNull(path: string): Promise<Stats | null> {
   } catch (err) {
     if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') return null;
     throw err;
+  }
+}
+
+/** Renames into a shard dir (see `inDir`). */
+function renameIntoShard(from: string, to: string): Promise<void> {
+  return inDir(dirname(to), () => rename(from, to));
+}
+
+/**
+ * Runs `op`, which creates an entry in `dir`, and creates `dir` only when `op` finds it missing:
+ * the temp and shard dirs almost always exist, so a put makes one file operation, not three.
+ */
+async function inDir<T>(dir: string, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true });
+    return op();
   }
 }

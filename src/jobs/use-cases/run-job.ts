@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccountsRepository } from '../../accounts/accounts.repository';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/config';
 import { sanitizeFileName } from '../../common/file-sniffer';
@@ -19,7 +18,7 @@ import type { Job, StoredJobOutput, StoredJobResult } from '../job.entity';
 import { storedOutputKeys } from '../job-outputs';
 import { contentTypeOf } from '../../media/content-types';
 import { fileNameFor, MAIN_OUTPUT, type ToolOutput, type ToolRun } from '../../tools/tool-definition';
-import { JobsRepository } from '../jobs.repository';
+import { type ClaimedJob, JobsRepository } from '../jobs.repository';
 import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
 import { ClamdScanner } from '../../scanning/clamd-scanner';
@@ -51,7 +50,6 @@ export class RunJob {
 
   constructor(
     private readonly jobs: JobsRepository,
-    private readonly accounts: AccountsRepository,
     private readonly clock: Clock,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly http: GuardedHttpClient,
@@ -153,7 +151,7 @@ export class RunJob {
    * (then there is nothing to do) or its worker is gone (its lease, WORKER_LOCK_DURATION_MS, lapses),
    * so a job never runs twice at once.
    */
-  private async claim(jobId: string, runId: string): Promise<Job | undefined> {
+  private async claim(jobId: string, runId: string): Promise<ClaimedJob | undefined> {
     for (;;) {
       const job = await this.jobs.start(jobId, this.clock.now(), runId, this.config.WORKER_LOCK_DURATION_MS);
       if (job) return job;
@@ -168,7 +166,7 @@ export class RunJob {
     return this.settle.fail(jobId, code, message);
   }
 
-  private async fetchInput(job: Job, dir: string): Promise<{ path: string; name: string }> {
+  private async fetchInput(job: ClaimedJob, dir: string): Promise<{ path: string; name: string }> {
     const path = join(dir, 'input');
     const { storageKey, fileName } = job.input;
     if (storageKey) {
@@ -182,9 +180,8 @@ export class RunJob {
       }
       return { path, name: fileName ?? 'input' };
     }
-    const account = await this.accounts.findById(job.accountId);
-    if (!account) throw new JobFailure('input_fetch_failed', 'The account no longer exists.');
-    const maxBytes = limitsOf(account.plan).maxFileSizeMB * MB;
+    if (job.accountPlan === null) throw new JobFailure('input_fetch_failed', 'The account no longer exists.');
+    const maxBytes = limitsOf(job.accountPlan).maxFileSizeMB * MB;
     await this.http.download(job.input.url!, path, { maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
     return { path, name: sanitizeFileName(safeDecode(new URL(job.input.url!).pathname.split('/').pop() || 'output')) };
   }

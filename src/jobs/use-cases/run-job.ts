@@ -14,7 +14,7 @@ import { GuardedHttpClient } from '../../http-fetch/guarded-fetch';
 import { MediaError } from '../../media/media.errors';
 import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../../storage/storage.driver';
 import type { MediaJobData } from '../job-queue';
-import type { Job, StoredJobOutput, StoredJobResult } from '../job.entity';
+import type { StoredJobOutput, StoredJobResult } from '../job.entity';
 import { storedOutputKeys } from '../job-outputs';
 import { contentTypeOf } from '../../media/content-types';
 import { fileNameFor, MAIN_OUTPUT, type ToolOutput, type ToolRun } from '../../tools/tool-definition';

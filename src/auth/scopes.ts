@@ -1,7 +1,7 @@
 import { ApiError } from '../common/api-error';
 
 /** docs/decisions.md §2. */
-export const SCOPES = ['drops:read', 'drops:write', 'image:write', 'video:write', 'audio:write', 'uploads:write', 'webhooks:read', 'webhooks:write'] as const;
+export const SCOPES = ['drops:read', 'drops:write', 'image:write', 'video:write', 'audio:write', 'documents:write', 'uploads:write', 'webhooks:read', 'webhooks:write'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

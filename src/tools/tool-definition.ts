@@ -2,7 +2,7 @@ import type { MediaRepository } from '../media/media.repository';
 import type { MediaOutput, ProbeResult } from '../media/media.types';
 
 /** The kinds of input a tool takes; the worker refuses an input of another kind before `run`. */
-export type ToolKind = 'image' | 'video' | 'audio';
+export type ToolKind = 'image' | 'video' | 'audio' | 'document';
 
 /** What a tool's `run` gets: its validated options and a local input file the probe has described. */
 export interface ToolRunContext<Options> {

@@ -139,7 +139,12 @@ describe('convertDocumentToPdf', () => {
   it('documents that link files outside their directory or the network get neither (HTML, ODT, DOCX)', async () => {
     const outside = await mkdtemp(join(dir, 'outside-'));
     const secretPng = join(outside, 'secret.png');
-    await writeFile(secretPng, await sharp({ create: { width: 97, height: 53, channels: 3, background: '#ff00ff' } }).png().toBuffer());
+    await writeFile(
+      secretPng,
+      await sharp({ create: { width: 97, height: 53, channels: 3, background: '#ff00ff' } })
+        .png()
+        .toBuffer(),
+    );
     const secretTxt = join(outside, 'secret.txt');
     await writeFile(secretTxt, 'TOP-SECRET-OUTSIDE\n');
     const fileUrl = (p: string) => `file://${p}`;

@@ -122,7 +122,11 @@ export class DocumentEngine {
       const written = (await readdir(dirs.output)).find((name) => name.endsWith('.pdf'));
       if (!written) {
         // `--convert-to` exits 0 even when it could not load the file ("Error: source file could not be loaded").
-        throw new MediaError('unsupported_input', `The ${format.toUpperCase()} document could not be read: it is corrupt, truncated or not a ${format} file.`, tail(run.stderr || run.stdout));
+        throw new MediaError(
+          'unsupported_input',
+          `The ${format.toUpperCase()} document could not be read: it is corrupt, truncated or not a ${format} file.`,
+          tail(run.stderr || run.stdout),
+        );
       }
       const pages = await this.pageCount(join(dirs.output, written), deadline).catch((err: unknown) => {
         throw new MediaError('processing_failed', 'The PDF LibreOffice wrote could not be verified.', (err as Error).message);
@@ -145,9 +149,14 @@ export class DocumentEngine {
     if (opts.page > pages) throw new MediaError('invalid_option', `page ${opts.page} does not exist: the PDF has ${pages} page${pages === 1 ? '' : 's'}.`);
     const box = await this.pageBox(abs, opts.page, deadline);
     const dpi = opts.dpi ?? 150;
-    const size = opts.width ? { width: opts.width, height: Math.ceil((opts.width * box.height) / box.width) } : { width: Math.ceil((box.width * dpi) / 72), height: Math.ceil((box.height * dpi) / 72) };
+    const size = opts.width
+      ? { width: opts.width, height: Math.ceil((opts.width * box.height) / box.width) }
+      : { width: Math.ceil((box.width * dpi) / 72), height: Math.ceil((box.height * dpi) / 72) };
     if (size.width * size.height > this.maxOutputPixels) {
-      throw new MediaError('unsupported_input', `Page ${opts.page} would render at ${size.width}×${size.height} pixels, which exceeds the limit of ${formatMegapixels(this.maxOutputPixels)}.`);
+      throw new MediaError(
+        'unsupported_input',
+        `Page ${opts.page} would render at ${size.width}×${size.height} pixels, which exceeds the limit of ${formatMegapixels(this.maxOutputPixels)}.`,
+      );
     }
     const work = join(dirname(out), `.pdftoppm-${randomBytes(6).toString('hex')}`);
     try {
@@ -163,7 +172,10 @@ export class DocumentEngine {
       );
       if (run.code !== 0 || !exists) throw new MediaError('unsupported_input', 'The PDF page could not be rendered: the PDF is corrupt or truncated.', tail(run.stderr));
       if (opts.format === 'webp') {
-        const info = await sharp(rendered).timeout({ seconds: Math.ceil(deadline.require() / 1000) }).webp({ quality: 80 }).toFile(out);
+        const info = await sharp(rendered)
+          .timeout({ seconds: Math.ceil(deadline.require() / 1000) })
+          .webp({ quality: 80 })
+          .toFile(out);
         return { path: out, format: 'webp', size: info.size, width: info.width, height: info.height, pages };
       }
       await rename(rendered, out);

@@ -193,6 +193,8 @@ describe('media jobs', () => {
       ['image-convert', 1, 'image:write', 'image-standard-queue'],
       ['video-convert', 5, 'video:write', 'video-standard-queue'],
       ['audio-compress', 2, 'audio:write', 'audio-standard-queue'],
+      ['document-convert', 2, 'documents:write', 'document-standard-queue'],
+      ['pdf-render', 1, 'documents:write', 'document-standard-queue'],
     ]);
   });
 });

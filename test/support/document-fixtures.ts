@@ -105,7 +105,9 @@ export function makeDocx(paragraphs: string[], opts: DocxOptions = {}): Promise<
     },
     {
       name: 'word/document.xml',
-      data: opts.documentStream ?? `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}${opts.extraBody ?? ''}</w:body></w:document>`,
+      data:
+        opts.documentStream ??
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}${opts.extraBody ?? ''}</w:body></w:document>`,
     },
   ]);
 }
@@ -134,7 +136,10 @@ export function makeOdt(bodyXml: string): Promise<Buffer> {
     'xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
   return zipParts([
     { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text', store: true },
-    { name: 'content.xml', data: `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns} office:version="1.2"><office:body><office:text>${bodyXml}</office:text></office:body></office:document-content>` },
+    {
+      name: 'content.xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns} office:version="1.2"><office:body><office:text>${bodyXml}</office:text></office:body></office:document-content>`,
+    },
     {
       name: 'META-INF/manifest.xml',
       data:

@@ -85,7 +85,12 @@ describe('document jobs end to end', () => {
     const ids = [await submit('document-convert', { url: files.url('invoice.docx') }), await submit('document-convert', { fileId: uploaded.id }, { format: 'pdf' })];
     for (const id of ids) {
       const job = await waitForJob(tenant.client, id, 240_000);
-      expect(job).toMatchObject({ state: 'completed', queue: 'document-standard-queue', cost: 2, result: { outputFormat: 'pdf', pages: 1, message: 'Converted DOCX to PDF (1 page).' } });
+      expect(job).toMatchObject({
+        state: 'completed',
+        queue: 'document-standard-queue',
+        cost: 2,
+        result: { outputFormat: 'pdf', pages: 1, message: 'Converted DOCX to PDF (1 page).' },
+      });
       const path = await download(job.result!.downloadUrl!, `${id}.pdf`);
       expect(await pdfInfo(path)).toMatchObject({ Pages: '1' });
       expect(await pdfText(path)).toContain('Total due: 1 234,56 €');
@@ -103,11 +108,11 @@ describe('document jobs end to end', () => {
         await submit('pdf-render', { fileId: uploaded.id }, { page: 5 }),
       ].map((id) => waitForJob(tenant.client, id, 120_000)),
     );
-    expect(byUrl).toMatchObject({ state: 'completed', result: { outputFormat: 'webp', width: 300, height: 388, pages: 3 } });
+    expect(byUrl).toMatchObject({ state: 'completed', result: { outputFormat: 'webp', width: 300, height: 389, pages: 3 } });
     const webp = await sharp(await download(byUrl.result!.downloadUrl!, 'page2.webp'))
       .raw()
       .toBuffer({ resolveWithObject: true });
-    expect(webp.info).toMatchObject({ width: 300, height: 388 });
+    expect(webp.info).toMatchObject({ width: 300, height: 389 });
     expect(webp.data[2]).toBeGreaterThan(200); // page 2 is blue
     expect(webp.data[0]).toBeLessThan(50);
     expect(byFile).toMatchObject({ state: 'completed', result: { outputFormat: 'png', width: 306, height: 396, pages: 3 } });

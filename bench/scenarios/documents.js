@@ -72,6 +72,14 @@ function referenceRun(n, run) {
   return { cpuMs: ((own.user + own.system) / 1000 + childrenCpuMs(process.pid) - before) / n, ms: (Date.now() - started) / n };
 }
 
+/** The API call, its network error named by its cause (undici's bare "fetch failed" says nothing). */
+function withCause(api) {
+  return (...args) =>
+    api(...args).catch((err) => {
+      throw err.cause ? new Error(`${args[0]} ${args[1]}: ${err.message} (${err.cause.code ?? ''} ${err.cause.message})`) : err;
+    });
+}
+
 module.exports = async function documents(ctx) {
   const n = Number(process.env.BENCH_DOC_JOBS ?? (ctx.quick ? 2 : 4));
   const dir = fs.mkdtempSync(path.join(ctx.tmpDir, 'documents-'));
@@ -80,13 +88,17 @@ module.exports = async function documents(ctx) {
   const server = await serve({ 'letter.docx': docx, 'letter.pdf': pdf }, ctx.fixturePort);
   const url = (name) => `http://127.0.0.1:${ctx.fixturePort}/${name}`;
   try {
-    const convert = await serviceRun(ctx.api, ctx.app.pid, n, { tool: 'document-convert', input: { url: url('letter.docx') } });
+    const convert = await serviceRun(withCause(ctx.api), ctx.app.pid, n, { tool: 'document-convert', input: { url: url('letter.docx') } });
     const convertRef = referenceRun(n, (i) => {
       const profile = fs.mkdtempSync(path.join(dir, 'ref-profile-'));
       execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', path.join(dir, `ref-${i}`), docx], { stdio: 'ignore' });
       fs.rmSync(profile, { recursive: true, force: true });
     });
-    const render = await serviceRun(ctx.api, ctx.app.pid, n * 4, { tool: 'pdf-render', input: { url: url('letter.pdf') }, options: { page: 1, format: 'png', dpi: 150 } });
+    const render = await serviceRun(withCause(ctx.api), ctx.app.pid, n * 4, {
+      tool: 'pdf-render',
+      input: { url: url('letter.pdf') },
+      options: { page: 1, format: 'png', dpi: 150 },
+    });
     const renderRef = referenceRun(n * 4, (i) => execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-singlefile', '-png', '-r', '150', pdf, path.join(dir, `page-${i}`)]));
     log(`documents: document-convert ${fmt.n(convert.cpuMs)} CPU-ms/job (${fmt.ms(convert.ms)}/job) vs soffice alone ${fmt.n(convertRef.cpuMs)} (${fmt.ms(convertRef.ms)})`);
     log(`documents: pdf-render ${fmt.n(render.cpuMs)} CPU-ms/job (${fmt.ms(render.ms)}/job) vs pdftoppm alone ${fmt.n(renderRef.cpuMs)} (${fmt.ms(renderRef.ms)})`);

@@ -72,12 +72,18 @@ function referenceRun(n, run) {
   return { cpuMs: ((own.user + own.system) / 1000 + childrenCpuMs(process.pid) - before) / n, ms: (Date.now() - started) / n };
 }
 
-/** The API call, its network error named by its cause (undici's bare "fetch failed" says nothing). */
+/**
+ * The API call, retried once when a pooled keep-alive socket turned out closed (the readiness probe's,
+ * idle while the fixtures were made: the server closed it); the same idempotency key makes it safe.
+ * Another network error is named by its cause (undici's bare "fetch failed" says nothing).
+ */
 function withCause(api) {
   return (...args) =>
-    api(...args).catch((err) => {
-      throw err.cause ? new Error(`${args[0]} ${args[1]}: ${err.message} (${err.cause.code ?? ''} ${err.cause.message})`) : err;
-    });
+    api(...args)
+      .catch((err) => (err.cause?.code === 'UND_ERR_SOCKET' ? api(...args) : Promise.reject(err)))
+      .catch((err) => {
+        throw err.cause ? new Error(`${args[0]} ${args[1]}: ${err.message} (${err.cause.code ?? ''} ${err.cause.message})`) : err;
+      });
 }
 
 module.exports = async function documents(ctx) {

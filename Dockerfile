@@ -1,5 +1,5 @@
 FROM node:26-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg libreoffice-nogui poppler-utils fonts-liberation2 && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm install: the lock file was made where some other-platform optional builds were unavailable (see README)

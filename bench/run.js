@@ -5,7 +5,7 @@
  *
  *   npm run bench                        all four, full size (~1.5 min)
  *   npm run bench -- --quick             short runs, small upload (smoke test)
- *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, thumbnail, storyboard
+ *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, thumbnail, storyboard, docs
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
  *   npm run bench -- --save              also refresh the table in bench/RESULTS.md
  */
@@ -29,11 +29,12 @@ const SCENARIOS = {
   waiters: require('./scenarios/job-waiting').waiters,
   thumbnail: require('./scenarios/video-frames').thumbnail,
   storyboard: require('./scenarios/video-frames').storyboard,
+  docs: require('./scenarios/documents'),
 };
 // Per TEST_RUN_ID when set: engineers benching side by side on one Postgres must not drop each other's database.
 const DATABASE = `dropline_bench${process.env.TEST_RUN_ID ? `_${process.env.TEST_RUN_ID.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}` : ''}`;
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DATABASE}`;
-const SCOPES = 'drops:read,drops:write,image:write,video:write,audio:write,uploads:write,webhooks:read,webhooks:write';
+const SCOPES = 'drops:read,drops:write,image:write,video:write,audio:write,documents:write,uploads:write,webhooks:read,webhooks:write';
 const TS = ['-r', '@swc-node/register'];
 
 /** What the signal handlers must clean up. */

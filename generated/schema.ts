@@ -655,7 +655,7 @@ export type paths = {
         /**
          * Submit a job
          * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
-         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress). Checks after authentication, in order:
+         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress), `documents:write` (document-convert, pdf-render). Checks after authentication, in order:
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
@@ -746,7 +746,7 @@ export type paths = {
         /**
          * Submit a job
          * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
-         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress). Checks after authentication, in order:
+         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress), `documents:write` (document-convert, pdf-render). Checks after authentication, in order:
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
@@ -1068,10 +1068,10 @@ export type components = {
         /** @enum {string} */
         FileKind: "image" | "video" | "audio" | "document";
         /**
-         * @description image: jpeg, png, webp, avif; video: mp4, webm; audio: mp3, aac, opus, wav.
+         * @description image: jpeg, png, webp, avif; video: mp4, webm; audio: mp3, aac, opus, wav; document: pdf (office and text documents, with document-convert).
          * @enum {string}
          */
-        ConvertFormat: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav";
+        ConvertFormat: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | "pdf";
         /** @description 3–64 lowercase letters, digits and hyphens, starting and ending with a letter or digit. Unique across all accounts. */
         DropSlug: string;
         Drop: {
@@ -1120,10 +1120,10 @@ export type components = {
             requireSenderEmail?: boolean;
             requireMessage?: boolean;
             /**
-             * @description Must be a format of a kind `allowedKinds` admits.
+             * @description Must be a format of a kind `allowedKinds` admits. `pdf` converts arriving office and text documents (document-convert); a PDF is kept as sent.
              * @enum {string|null}
              */
-            autoConvertTo?: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | null;
+            autoConvertTo?: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | "pdf" | null;
             autoCompress?: boolean;
             /** Format: uri */
             webhookUrl?: string | null;
@@ -1155,7 +1155,7 @@ export type components = {
             requireSenderEmail?: boolean;
             requireMessage?: boolean;
             /** @enum {string|null} */
-            autoConvertTo?: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | null;
+            autoConvertTo?: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | "pdf" | null;
             autoCompress?: boolean;
             /** Format: uri */
             webhookUrl?: string | null;
@@ -1388,11 +1388,11 @@ export type components = {
             upload: components["schemas"]["Upload"];
         };
         /** @enum {string} */
-        ToolSlug: "image-resize" | "image-convert" | "video-convert" | "audio-compress" | "video-thumbnail" | "video-storyboard";
+        ToolSlug: "image-resize" | "image-convert" | "video-convert" | "audio-compress" | "video-thumbnail" | "video-storyboard" | "document-convert" | "pdf-render";
         Tool: {
             slug: components["schemas"]["ToolSlug"];
             /** @enum {string} */
-            kind: "image" | "video" | "audio";
+            kind: "image" | "video" | "audio" | "document";
             /** @example image-standard-queue */
             queue: string;
             /** @example image:write */
@@ -1508,6 +1508,40 @@ export type components = {
              */
             bitrate?: string;
         };
+        /**
+         * @description An office or text document (docx, xlsx, pptx, odt, ods, odp, rtf, txt, html) to PDF with
+         *     LibreOffice (headless), the only output format. Each conversion runs in a fresh profile with
+         *     macros disabled, links and external resources (other files, the network) not loaded, and a
+         *     time limit of 2 minutes (`timeout`). A zipped format (docx, xlsx, pptx, odt, ods, odp) that
+         *     expands to more than 512 MB, or more than 100 times its size past 64 MB, is refused as a zip
+         *     bomb (`unsupported_input`). The result's `pages` is the PDF's page count.
+         */
+        DocumentConvertOptions: {
+            /**
+             * @default pdf
+             * @enum {string}
+             */
+            format?: "pdf";
+        };
+        /**
+         * @description One page of a PDF as an image, with poppler's `pdftoppm`. `width` (pixels, the height follows
+         *     the page's proportions) or `dpi` (default 150), not both. A PDF of more than 2000 pages is
+         *     refused (`unsupported_input`), as is a rendered page over 100 megapixels. The page count is
+         *     read when the job runs (an upload does not record it): a `page` past the PDF's last page
+         *     fails the job with `invalid_option`. The result's `pages` is the PDF's page count.
+         */
+        PdfRenderOptions: {
+            /** @default 1 */
+            page?: number;
+            /**
+             * @default png
+             * @enum {string}
+             */
+            format?: "png" | "webp" | "jpeg";
+            width?: number;
+            /** @default 150 */
+            dpi?: number;
+        };
         /** @description Exactly one of `url` (http or https, fetched with SSRF protection) or `fileId` (an upload of the same account). */
         JobInput: {
             url?: string;
@@ -1518,7 +1552,7 @@ export type components = {
          *     `tool` is 400 `unknown_tool`. Unknown keys inside `options` are ignored at run time
          *     (the typed client refuses them at compile time).
          */
-        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"];
+        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"] | components["schemas"]["DocumentConvertJobCreate"] | components["schemas"]["PdfRenderJobCreate"];
         /**
          * @description Resize an image (scope `image:write`, 1 credit).
          * @example {
@@ -1610,6 +1644,54 @@ export type components = {
              */
             tool: "audio-compress";
             options?: components["schemas"]["AudioCompressOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description Convert an office or text document to PDF (scope `documents:write`, 2 credits).
+         * @example {
+         *       "tool": "document-convert",
+         *       "input": {
+         *         "fileId": "upl_7dQ3nV8pLs2kXw4e"
+         *       },
+         *       "options": {
+         *         "format": "pdf"
+         *       }
+         *     }
+         */
+        DocumentConvertJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "document-convert";
+            options?: components["schemas"]["DocumentConvertOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description Render one page of a PDF as an image (scope `documents:write`, 1 credit).
+         * @example {
+         *       "tool": "pdf-render",
+         *       "input": {
+         *         "url": "https://files.example.com/report.pdf"
+         *       },
+         *       "options": {
+         *         "page": 2,
+         *         "format": "webp",
+         *         "width": 800
+         *       }
+         *     }
+         */
+        PdfRenderJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "pdf-render";
+            options?: components["schemas"]["PdfRenderOptions"];
             input?: components["schemas"]["JobInput"];
             webhookUrl?: components["schemas"]["JobWebhookUrl"];
             idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
@@ -1731,6 +1813,8 @@ export type components = {
             duration?: number;
             /** @description audio-compress only, e.g. `128k`. */
             bitrate?: string;
+            /** @description document-convert, the output PDF's page count; pdf-render, the input PDF's. */
+            pages?: number;
         } | null;
         /** @description One file of a job's result, with what the tool knows of it. */
         JobOutput: {
@@ -1766,8 +1850,11 @@ export type components = {
         };
         /** @description Present when the job failed, otherwise null. */
         JobError: {
-            /** @enum {string} */
-            code: "input_fetch_failed" | "input_too_large" | "unsupported_input" | "input_infected" | "processing_failed" | "timeout";
+            /**
+             * @description `invalid_option`: an option the input cannot honour, known only once it is read (pdf-render's `page` past the PDF's last page).
+             * @enum {string}
+             */
+            code: "input_fetch_failed" | "input_too_large" | "unsupported_input" | "input_infected" | "processing_failed" | "timeout" | "invalid_option";
             message: string;
         } | null;
         Job: {

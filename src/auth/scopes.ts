@@ -7,6 +7,7 @@ export const SCOPES = [
   'image:write',
   'video:write',
   'audio:write',
+  'documents:write',
   'uploads:write',
   'webhooks:read',
   'webhooks:write',

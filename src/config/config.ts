@@ -138,6 +138,11 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   VIDEO_WORKER_CONCURRENCY = 1;
+  /** Documents: one LibreOffice (or pdftoppm) per job, about one core each. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DOCUMENT_WORKER_CONCURRENCY = availableParallelism();
 
   /** BullMQ key prefix; default `bull:<database name>`, so deployments sharing a Redis stay apart. */
   @IsOptional()
@@ -314,6 +319,17 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   FFPROBE_PATH?: string;
+  /** LibreOffice's `soffice` (document-convert); default from PATH. */
+  @IsOptional()
+  @IsString()
+  SOFFICE_PATH?: string;
+  /** poppler-utils' `pdftoppm` and `pdfinfo` (pdf-render, the PDF page count); default from PATH. */
+  @IsOptional()
+  @IsString()
+  PDFTOPPM_PATH?: string;
+  @IsOptional()
+  @IsString()
+  PDFINFO_PATH?: string;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

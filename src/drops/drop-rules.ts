@@ -2,10 +2,11 @@ import { ApiError } from '../common/api-error';
 import type { DropKind } from './drop.entity';
 
 /** docs/decisions.md §5: the conversion targets of each kind. */
-export const CONVERT_TARGETS: Record<Exclude<DropKind, 'any' | 'document'>, readonly string[]> = {
+export const CONVERT_TARGETS: Record<Exclude<DropKind, 'any'>, readonly string[]> = {
   image: ['jpeg', 'png', 'webp', 'avif'],
   video: ['mp4', 'webm'],
   audio: ['mp3', 'aac', 'opus', 'wav'],
+  document: ['pdf'],
 };
 
 export function kindOfTarget(format: string): keyof typeof CONVERT_TARGETS | undefined {

@@ -42,9 +42,10 @@ export class JobQueue {
     @InjectQueue(QUEUES.image) image: Queue<MediaJobData>,
     @InjectQueue(QUEUES.video) video: Queue<MediaJobData>,
     @InjectQueue(QUEUES.audio) audio: Queue<MediaJobData>,
+    @InjectQueue(QUEUES.document) document: Queue<MediaJobData>,
     config: AppConfig,
   ) {
-    this.queues = { [QUEUES.image]: image, [QUEUES.video]: video, [QUEUES.audio]: audio };
+    this.queues = { [QUEUES.image]: image, [QUEUES.video]: video, [QUEUES.audio]: audio, [QUEUES.document]: document };
     this.prefix = deploymentPrefix(config);
   }
 

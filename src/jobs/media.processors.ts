@@ -11,8 +11,8 @@ import { RunJob } from './use-cases/run-job';
 
 /**
  * One BullMQ worker per media queue the tools use (spec: `<kind>-standard-queue`). Concurrency per
- * queue comes from the config (IMAGE_/AUDIO_/VIDEO_WORKER_CONCURRENCY): the CPU count for images and
- * audio, one for video (ffmpeg uses every core for one video).
+ * queue comes from the config (IMAGE_/AUDIO_/VIDEO_/DOCUMENT_WORKER_CONCURRENCY): the CPU count for images,
+ * audio and documents (one LibreOffice per job), one for video (ffmpeg uses every core for one video).
  */
 abstract class MediaProcessor extends WorkerHost {
   constructor(
@@ -79,6 +79,7 @@ const CONCURRENCY: Record<ToolKind, (config: AppConfig) => number> = {
   image: (config) => config.IMAGE_WORKER_CONCURRENCY,
   video: (config) => config.VIDEO_WORKER_CONCURRENCY,
   audio: (config) => config.AUDIO_WORKER_CONCURRENCY,
+  document: (config) => config.DOCUMENT_WORKER_CONCURRENCY,
 };
 
 /** The consumer of one queue (a class per queue: Nest knows providers by class). */

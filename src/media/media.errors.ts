@@ -1,4 +1,5 @@
-export type MediaErrorCode = 'unsupported_input' | 'processing_failed' | 'timeout';
+/** `invalid_option`: an option the input cannot honour, known only once it is read (a page past the last). */
+export type MediaErrorCode = 'unsupported_input' | 'processing_failed' | 'timeout' | 'invalid_option';
 
 /**
  * The only error the media layer throws. `message` is one human-readable line, safe to show to

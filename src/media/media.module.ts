@@ -3,16 +3,23 @@ import { AppConfig } from '../config/config';
 import { MediaRepository } from './media.repository';
 
 /**
- * Provides MediaRepository. ffmpeg/ffprobe paths come from the validated config (FFMPEG_PATH,
- * FFPROBE_PATH); without ConfigModule in scope the repository falls back to those variables itself,
- * then to `ffmpeg`/`ffprobe` on PATH.
+ * Provides MediaRepository. Program paths come from the validated config (FFMPEG_PATH, FFPROBE_PATH,
+ * SOFFICE_PATH, PDFTOPPM_PATH, PDFINFO_PATH); without ConfigModule in scope the repository falls back
+ * to those variables itself, then to the programs on PATH.
  */
 @Module({
   providers: [
     {
       provide: MediaRepository,
       inject: [{ token: AppConfig, optional: true }],
-      useFactory: (config?: AppConfig) => new MediaRepository({ ffmpegPath: config?.FFMPEG_PATH, ffprobePath: config?.FFPROBE_PATH }),
+      useFactory: (config?: AppConfig) =>
+        new MediaRepository({
+          ffmpegPath: config?.FFMPEG_PATH,
+          ffprobePath: config?.FFPROBE_PATH,
+          sofficePath: config?.SOFFICE_PATH,
+          pdftoppmPath: config?.PDFTOPPM_PATH,
+          pdfinfoPath: config?.PDFINFO_PATH,
+        }),
     },
   ],
   exports: [MediaRepository],

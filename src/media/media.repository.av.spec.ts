@@ -230,7 +230,8 @@ describe('safety and errors', () => {
     const out = await outDir('playlist');
     await expectMediaError(repo.transcodeVideo(path, out, { format: 'mp4' }), 'unsupported_input');
     await expectMediaError(repo.transcodeAudio(path, out, { format: 'mp3' }), 'unsupported_input');
-    expect(await repo.probe(path)).toEqual({ kind: 'unknown', format: 'unknown' });
+    // Plain text to every media tool; only document-convert would take it.
+    expect(await repo.probe(path)).toEqual({ kind: 'document', format: 'txt' });
     expect(await readdir(out)).toEqual([]);
   });
 

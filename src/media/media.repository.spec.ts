@@ -219,7 +219,7 @@ describe('image safety and errors', () => {
 });
 
 describe('probe', () => {
-  it('describes images and refuses to name text files', async () => {
+  it('describes images; a text file is a txt document (document-convert takes it)', async () => {
     // The header comes along, for transformImage to use instead of reading it again.
     expect(await repo.probe(jpeg)).toEqual({
       kind: 'image',
@@ -230,6 +230,6 @@ describe('probe', () => {
     });
     const txt = join(dir, 'probe.txt');
     await writeFile(txt, 'just words');
-    expect(await repo.probe(txt)).toEqual({ kind: 'unknown', format: 'unknown' });
+    expect(await repo.probe(txt)).toEqual({ kind: 'document', format: 'txt' });
   });
 });

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { Deadline } from './deadline';
+import { DocumentEngine } from './documents';
 import {
   audioOutputPlan,
   ffmpegInputArgs,
@@ -23,8 +24,12 @@ import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
 import {
+  DOCUMENT_LIMITS,
   type ImageHeader,
   MEDIA_LIMITS,
+  type OfficeFormat,
+  OFFICE_FORMATS,
+  type RenderPdfPageOptions,
   type MediaOutput,
   type MediaRepositoryOptions,
   type ProbeResult,
@@ -52,18 +57,35 @@ export class MediaRepository {
   private readonly ffprobePath: string;
   private readonly timeLimitMs: number;
   private readonly maxInputPixels: number;
+  private readonly documentTimeLimitMs: number;
+  private readonly documents: DocumentEngine;
 
   constructor(@Optional() @Inject(MEDIA_REPOSITORY_OPTIONS) options: MediaRepositoryOptions = {}) {
     this.ffmpegPath = options.ffmpegPath || process.env.FFMPEG_PATH || 'ffmpeg';
     this.ffprobePath = options.ffprobePath || process.env.FFPROBE_PATH || 'ffprobe';
     this.timeLimitMs = options.timeLimitMs ?? MEDIA_LIMITS.timeLimitMs;
     this.maxInputPixels = options.maxInputPixels ?? MEDIA_LIMITS.maxInputPixels;
+    this.documentTimeLimitMs = options.documentTimeLimitMs ?? DOCUMENT_LIMITS.timeLimitMs;
+    this.documents = new DocumentEngine(
+      {
+        soffice: options.sofficePath || process.env.SOFFICE_PATH || 'soffice',
+        pdftoppm: options.pdftoppmPath || process.env.PDFTOPPM_PATH || 'pdftoppm',
+        pdfinfo: options.pdfinfoPath || process.env.PDFINFO_PATH || 'pdfinfo',
+      },
+      this.maxInputPixels,
+    );
   }
 
-  /** What a file is. Never throws for non-media (kind 'unknown'); only for a missing file or a timeout. */
+  /**
+   * What a file is. Never throws for non-media (kind 'unknown'); only for a missing file or a timeout.
+   * Documents: PDF, Office, OpenDocument and RTF by their magic bytes (a PDF with its page count),
+   * then, once nothing else matched, UTF-8 text (`txt`, or `html` when it starts like a page).
+   */
   async probe(path: string): Promise<ProbeResult> {
     const deadline = new Deadline(this.timeLimitMs);
     const abs = await checkInput(path);
+    const document = await this.documents.identify(abs, deadline);
+    if (document) return document;
     const meta = await sharp(abs, this.sharpHeader())
       .metadata()
       .catch(() => undefined);
@@ -76,8 +98,45 @@ export class MediaRepository {
       const av = await this.ffprobe(abs, deadline);
       return { kind: av.kind, format: av.format, width: av.width, height: av.height, duration: av.duration };
     } catch (err) {
-      if (err instanceof MediaError && err.code === 'unsupported_input') return { kind: 'unknown', format: 'unknown' };
+      if (err instanceof MediaError && err.code === 'unsupported_input') return (await this.documents.identifyText(abs)) ?? { kind: 'unknown', format: 'unknown' };
       throw err;
+    }
+  }
+
+  /**
+   * An office or text document (`format`: the probe's name for it, one of OFFICE_FORMATS) to PDF
+   * with LibreOffice, sandboxed and time-limited (documents.ts). `pages`: the PDF's page count.
+   */
+  async convertDocumentToPdf(input: string, outDir: string, format: string): Promise<MediaOutput> {
+    const deadline = new Deadline(this.documentTimeLimitMs);
+    if (!(OFFICE_FORMATS as readonly string[]).includes(format)) {
+      throw new MediaError('unsupported_input', `Documents in ${format.toUpperCase()} format cannot be converted to PDF; supported: ${OFFICE_FORMATS.join(', ')}.`);
+    }
+    const abs = await checkInput(input);
+    const out = await outputPath(outDir, 'pdf', abs);
+    try {
+      return await this.documents.convertToPdf(abs, format as OfficeFormat, out, deadline);
+    } catch (err) {
+      await rm(out, { force: true });
+      throw toMediaError(err, 'The document could not be converted.');
+    }
+  }
+
+  /**
+   * One page of a PDF as png, jpeg or webp with poppler's pdftoppm. `pages`: the PDF's page count
+   * when the probe has it (else read here). Over DOCUMENT_LIMITS.maxPdfPages pages: `unsupported_input`;
+   * a page past the last: `invalid_option`.
+   */
+  async renderPdfPage(input: string, outDir: string, opts: RenderPdfPageOptions, pages?: number): Promise<MediaOutput> {
+    const deadline = new Deadline(this.documentTimeLimitMs);
+    const abs = await checkInput(input);
+    const count = pages ?? (await this.documents.pageCount(abs, deadline));
+    const out = await outputPath(outDir, opts.format === 'jpeg' ? 'jpg' : opts.format, abs);
+    try {
+      return await this.documents.renderPage(abs, count, opts, out, deadline);
+    } catch (err) {
+      await rm(out, { force: true });
+      throw toMediaError(err, 'The PDF page could not be rendered.');
     }
   }
 

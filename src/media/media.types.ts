@@ -1,10 +1,10 @@
 /** Public shapes of the media layer (and its default limits). Everything here is plain data; no I/O. */
 
-export type MediaKind = 'image' | 'video' | 'audio' | 'unknown';
+export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'unknown';
 
 export interface ProbeResult {
   kind: MediaKind;
-  /** jpeg/png/webp/avif/gif/tiff for images; mp4/mov/webm/mkv/mp3/… for video and audio; 'unknown' otherwise. */
+  /** jpeg/png/webp/avif/gif/tiff for images; mp4/mov/webm/mkv/mp3/… for video and audio; pdf/docx/…/txt/html for documents; 'unknown' otherwise. */
   format: string;
   width?: number;
   height?: number;
@@ -37,6 +37,8 @@ export interface MediaOutput {
   duration?: number;
   /** Audio bitrate, e.g. '128k'. */
   bitrate?: string;
+  /** PDFs: the page count (of the written PDF, or of the PDF a page was rendered from). */
+  pages?: number;
 }
 
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'tiff', 'gif'] as const;
@@ -120,4 +122,39 @@ export interface MediaRepositoryOptions {
   timeLimitMs?: number;
   /** Largest accepted input (width × height × frames for animations; width × height for video), default 100 000 000. */
   maxInputPixels?: number;
+  /** Default: SOFFICE_PATH, else `soffice` on PATH. */
+  sofficePath?: string;
+  /** Default: PDFTOPPM_PATH / PDFINFO_PATH, else on PATH. */
+  pdftoppmPath?: string;
+  pdfinfoPath?: string;
+  /** Wall-clock limit of one document conversion or page render, default 2 minutes. */
+  documentTimeLimitMs?: number;
 }
+
+/** The formats document-convert takes (LibreOffice), as the probe names them. */
+export const OFFICE_FORMATS = ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'rtf', 'txt', 'html'] as const;
+export type OfficeFormat = (typeof OFFICE_FORMATS)[number];
+
+export type PdfPageFormat = 'png' | 'webp' | 'jpeg';
+
+export interface RenderPdfPageOptions {
+  /** 1-based. */
+  page: number;
+  format: PdfPageFormat;
+  /** Output width in pixels (the height follows the page); otherwise `dpi`. */
+  width?: number;
+  /** Default 150. */
+  dpi?: number;
+}
+
+/**
+ * Documents: 2 minutes per conversion; a PDF of at most 2000 pages (a PDF bomb declares millions);
+ * a zipped office file expanding to at most 512 MB, or past 64 MB to at most 100× its size (a zip bomb).
+ */
+export const DOCUMENT_LIMITS = {
+  timeLimitMs: 2 * 60 * 1000,
+  maxPdfPages: 2000,
+  maxUnzippedBytes: 512 * 1024 * 1024,
+  ratioFloorBytes: 64 * 1024 * 1024,
+  maxRatio: 100,
+} as const;

@@ -10,6 +10,7 @@ export const QUEUES = {
   image: 'image-standard-queue',
   video: 'video-standard-queue',
   audio: 'audio-standard-queue',
+  document: 'document-standard-queue',
 } as const;
 
 export function redisOutageLog(config: AppConfig): OutageLog {
@@ -30,9 +31,10 @@ class QueueErrorListeners {
     @InjectQueue(QUEUES.image) image: Queue,
     @InjectQueue(QUEUES.video) video: Queue,
     @InjectQueue(QUEUES.audio) audio: Queue,
+    @InjectQueue(QUEUES.document) document: Queue,
   ) {
     const log = redisOutageLog(config);
-    for (const queue of [webhooks, image, video, audio]) queue.on('error', (err) => log.failed(err, `queue ${queue.name}`));
+    for (const queue of [webhooks, image, video, audio, document]) queue.on('error', (err) => log.failed(err, `queue ${queue.name}`));
   }
 }
 

@@ -2,7 +2,7 @@ import type { MediaRepository } from '../media/media.repository';
 import type { MediaOutput, ProbeResult } from '../media/media.types';
 
 /** The kinds of input a tool takes; the worker refuses an input of another kind before `run`. */
-export type ToolKind = 'image' | 'video' | 'audio';
+export type ToolKind = 'image' | 'video' | 'audio' | 'document';
 
 /** What a tool writes: a file of a kind other tools take, JSON data, or nothing. */
 export type ToolOutputKind = ToolKind | 'data' | 'none';

@@ -33,7 +33,7 @@ describe('the tool list', () => {
   });
 
   it('starts one media worker per queue the tools use', () => {
-    expect(toolQueues().map((q) => q.queue)).toEqual(['image-standard-queue', 'video-standard-queue', 'audio-standard-queue']);
+    expect(toolQueues().map((q) => q.queue)).toEqual(['image-standard-queue', 'video-standard-queue', 'audio-standard-queue', 'document-standard-queue']);
     expect(MEDIA_PROCESSORS.map((p) => p.name)).toEqual(toolQueues().map((q) => `MediaProcessor[${q.queue}]`));
   });
 });

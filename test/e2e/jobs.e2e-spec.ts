@@ -196,6 +196,8 @@ describe('media jobs', () => {
       ['audio-compress', 2, 'audio:write', 'audio-standard-queue'],
       ['video-thumbnail', 1, 'video:write', 'video-standard-queue'],
       ['video-storyboard', 2, 'video:write', 'video-standard-queue'],
+      ['document-convert', 2, 'documents:write', 'document-standard-queue'],
+      ['pdf-render', 1, 'documents:write', 'document-standard-queue'],
     ]);
   });
 });

@@ -13,6 +13,7 @@ import { storyboardVtt } from './webvtt';
 export const videoStoryboard = defineTool<'video-storyboard', VideoStoryboardOptions>({
   slug: 'video-storyboard',
   kind: 'video',
+  outputKind: 'image',
   queue: QUEUES.video,
   scope: 'video:write',
   cost: 2,

@@ -7,6 +7,7 @@ import { defineTool } from '../tool-definition';
 export const videoThumbnail = defineTool<'video-thumbnail', VideoThumbnailOptions>({
   slug: 'video-thumbnail',
   kind: 'video',
+  outputKind: 'image',
   queue: QUEUES.video,
   scope: 'video:write',
   cost: 1,

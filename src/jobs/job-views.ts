@@ -7,6 +7,7 @@ export const RESULT_URL_SECONDS = 3600;
 /**
  * The API shape of a job; `downloadUrl` is passed in because it is signed at each read. Once
  * retention removed the output (docs/retention.md) the result stays, with `expiredAt` and no URL.
+ * A tool that writes no file (media-info) has a result without URL from the start.
  */
 export function toJobView(job: Job, downloadUrl?: string): JobView {
   const r = job.result;
@@ -17,7 +18,7 @@ export function toJobView(job: Job, downloadUrl?: string): JobView {
     state: job.state,
     progress: job.progress,
     result:
-      job.state === 'completed' && r && (downloadUrl || expiredAt)
+      job.state === 'completed' && r && (downloadUrl || expiredAt || !job.outputKey)
         ? {
             status: 'converted',
             outputFormat: r.outputFormat,

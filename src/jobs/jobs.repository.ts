@@ -173,7 +173,7 @@ export class JobsRepository {
    * Like `fail`, it records in the same statement whether the job has consequences to deliver
    * (a webhook, a submission: JobEvents.settle) and reads whether its account has jobs waiting for a slot.
    */
-  complete(id: string, outputKey: string, result: StoredJobResult, at: Date): Promise<FinishedJob | undefined> {
+  complete(id: string, outputKey: string | null, result: StoredJobResult, at: Date): Promise<FinishedJob | undefined> {
     return firstRow<FinishedJob>(
       this.db,
       `UPDATE jobs SET state = ${COMPLETE.to}, progress = 100, output_key = $2, result = $3, finished_at = $4, consequences_pending = ${HAS_CONSEQUENCES}

@@ -1,17 +1,24 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
 import { Deadline } from './deadline';
 import { audioOutputPlan, ffmpegInputArgs, ffprobeArgs, isStatsLine, type OutputPlan, parseStatsTime, videoOutputPlan } from './ffmpeg-args';
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
+import { decodePcm } from './pcm-stream';
+import { drawWaveform, PeakAccumulator, waveformJson } from './waveform';
 import {
+  type AudioWaveformOptions,
   type ImageHeader,
+  type MediaInfo,
+  type ThumbnailImageOptions,
+  type ThumbnailOutput,
   MEDIA_LIMITS,
   type MediaOutput,
   type MediaRepositoryOptions,
@@ -105,6 +112,130 @@ export class MediaRepository {
       if (!(err instanceof MediaError) && /timeout/i.test(String((err as Error)?.message))) throw deadline.error();
       throw classifySharpError(err, this.maxInputPixels);
     }
+  }
+
+  /**
+   * A thumbnail (first frame of an animation), auto-oriented and stripped of metadata, with its
+   * ThumbHash and dominant colour, both read from the written thumbnail (small: cheap to decode).
+   */
+  async thumbnailImage(input: string, outDir: string, opts: ThumbnailImageOptions, probed?: ImageHeader): Promise<ThumbnailOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const abs = probed ? resolve(input) : await checkInput(input);
+      const quality = checkQuality(opts.quality);
+      const meta = probed ?? imageHeader(await sharp(abs, this.sharpHeader()).metadata());
+      if (!isAcceptedImage(meta.format)) throw new MediaError('unsupported_input', `Images in ${meta.format.toUpperCase()} format are not supported.`);
+      if (opts.width === undefined && opts.height === undefined) throw new MediaError('processing_failed', 'Give width or height.');
+      checkPixels('image', meta, 1, this.maxInputPixels);
+      const fit = opts.fit ?? 'cover';
+      const position = { attention: sharp.strategy.attention, entropy: sharp.strategy.entropy, center: 'centre' }[opts.position ?? 'attention'];
+      const jpeg = opts.format === 'jpeg';
+      out = await outputPath(outDir, jpeg ? 'jpg' : opts.format, abs);
+      // Smart crop needs the whole shrunk image, not a sequential read.
+      let img = sharp(abs, { ...this.sharpInput(), sequentialRead: fit !== 'cover' })
+        .timeout({ seconds: Math.ceil(deadline.require() / 1000) })
+        .resize({
+          width: opts.width,
+          height: opts.height,
+          fit,
+          position: fit === 'cover' ? position : 'centre',
+          withoutEnlargement: fit === 'inside',
+          background: jpeg ? '#ffffff' : { r: 0, g: 0, b: 0, alpha: 0 },
+        });
+      if (jpeg && meta.hasAlpha) img = img.flatten({ background: '#ffffff' });
+      const written = await img.toFormat(opts.format, encoderOptions(opts.format, quality, meta.hasAlpha)).toFile(out);
+      const placeholder = await placeholderOf(out);
+      return { path: out, format: opts.format, size: written.size, width: written.width, height: written.height, ...placeholder };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      if (!(err instanceof MediaError) && /timeout/i.test(String((err as Error)?.message))) throw deadline.error();
+      throw classifySharpError(err, this.maxInputPixels);
+    }
+  }
+
+  /**
+   * The peaks of the first audio stream, mixed to mono at its own sample rate, computed while
+   * ffmpeg decodes (the PCM is never held whole): BBC audiowaveform JSON, or a PNG drawn by sharp.
+   */
+  async audioWaveform(input: string, outDir: string, opts: AudioWaveformOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const abs = await checkInput(input);
+      const info = await this.ffprobe(abs, deadline);
+      this.checkTranscodable('audio', info);
+      const sampleRate = info.sampleRate ?? 44_100;
+      const peaks = new PeakAccumulator();
+      await decodePcm(this.ffmpegPath, abs, info.demuxer!, sampleRate, deadline, (samples) => peaks.push(samples), (t) => {
+        if (info.duration) safeProgress(onProgress, Math.min(99, Math.round((t / info.duration) * 100)));
+      });
+      // A cut WAV (or another container that states its length) decodes "successfully" up to the cut.
+      if (info.duration && peaks.samples < info.duration * sampleRate * 0.5) {
+        throw new MediaError('unsupported_input', 'The audio file is truncated or corrupt.', `expected ${info.duration}s, decoded ${peaks.samples / sampleRate}s`);
+      }
+      const duration = peaks.samples / sampleRate;
+      if (opts.format === 'png') {
+        const width = opts.width ?? 1800;
+        const height = opts.height ?? 280;
+        out = await outputPath(outDir, 'png', abs);
+        const raster = drawWaveform(peaks.finish(width), height, opts.color ?? '#3a7bd5');
+        const written = await sharp(raster, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6 }).toFile(out);
+        safeProgress(onProgress, 100);
+        return { path: out, format: 'png', size: written.size, width: written.width, height: written.height, duration };
+      }
+      const points = opts.points ?? 800;
+      out = await outputPath(outDir, 'json', abs);
+      await writeFile(out, JSON.stringify(waveformJson(peaks.finish(points), sampleRate, peaks.samples, opts.bits ?? 8)));
+      safeProgress(onProgress, 100);
+      return { path: out, format: 'json', size: (await stat(out)).size, duration };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      throw toMediaError(err, 'Audio processing failed.');
+    }
+  }
+
+  /** What a file is, from its headers only (nothing decoded): sharp's metadata for images, ffprobe for video and audio. */
+  async inspect(input: string, probe: ProbeResult): Promise<MediaInfo> {
+    const deadline = new Deadline(this.timeLimitMs);
+    const abs = await checkInput(input);
+    const size = (await stat(abs)).size;
+    if (probe.kind === 'image') {
+      const meta = await sharp(abs, this.sharpHeader()).metadata();
+      const header = imageHeader(meta);
+      return {
+        kind: 'image',
+        format: header.format,
+        size,
+        width: header.width,
+        height: header.height,
+        orientation: meta.orientation ?? 1,
+        ...((header.pages ?? 1) > 1 ? { frames: header.pages } : {}),
+        hasAlpha: header.hasAlpha,
+      };
+    }
+    if (probe.kind === 'video' || probe.kind === 'audio') {
+      const av = await this.ffprobe(abs, deadline);
+      const info: MediaInfo = {
+        kind: av.kind === 'video' ? 'video' : 'audio',
+        format: av.format,
+        container: av.formatName,
+        size,
+        width: av.width,
+        height: av.height,
+        duration: av.duration,
+        bitrate: av.bitrate,
+        videoCodec: av.videoCodec,
+        audioCodec: av.audioCodec,
+        frameRate: av.frameRate,
+        rotation: av.rotation || undefined,
+        channels: av.channels,
+        sampleRate: av.sampleRate,
+      };
+      return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) as MediaInfo;
+    }
+    // Documents: what the probe knows (the page count of a PDF).
+    return { kind: probe.kind, format: probe.format, size, ...(probe.pages !== undefined ? { pages: probe.pages } : {}) };
   }
 
   /** mp4/mov: H.264 + AAC (+faststart); webm: VP9 + Opus. See CRF in ffmpeg-args.ts. */
@@ -258,6 +389,15 @@ export class MediaRepository {
       command.run();
     });
   }
+}
+
+/** ThumbHash (at most 100×100 by its design) and dominant colour of a written thumbnail, from one small decode. */
+async function placeholderOf(path: string): Promise<{ thumbhash: string; dominantColor: string }> {
+  const { data, info } = await sharp(path).resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const thumbhash = Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
+  const { dominant } = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).stats();
+  const dominantColor = `#${[dominant.r, dominant.g, dominant.b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+  return { thumbhash, dominantColor };
 }
 
 function imageHeader(meta: Metadata): ImageHeader {

@@ -90,3 +90,63 @@ export interface MediaRepositoryOptions {
   /** Largest accepted input (width × height × frames for animations; width × height for video), default 100 000 000. */
   maxInputPixels?: number;
 }
+
+export type ThumbnailFit = 'cover' | 'contain' | 'inside';
+export type ThumbnailPosition = 'attention' | 'entropy' | 'center';
+
+export interface ThumbnailImageOptions {
+  format: 'webp' | 'avif' | 'jpeg' | 'png';
+  /** At least one of width and height. */
+  width?: number;
+  height?: number;
+  /** Default 'cover'. */
+  fit?: ThumbnailFit;
+  /** Where `cover` crops; default 'attention' (libvips smart crop). */
+  position?: ThumbnailPosition;
+  /** 1..100, default 80 (jpeg, webp, avif). */
+  quality?: number;
+}
+
+/** A thumbnail and what to show while it loads. */
+export interface ThumbnailOutput extends MediaOutput {
+  /** ThumbHash of the thumbnail, base64. */
+  thumbhash: string;
+  /** `#rrggbb`, libvips' dominant colour of the thumbnail. */
+  dominantColor: string;
+}
+
+export interface AudioWaveformOptions {
+  format: 'json' | 'png';
+  /** json: the number of min/max pairs. */
+  points?: number;
+  /** json: 8 (-128..127) or 16 (-32768..32767); default 8. */
+  bits?: 8 | 16;
+  /** png: pixels; one point per column. */
+  width?: number;
+  height?: number;
+  /** png: `#rrggbb`. */
+  color?: string;
+}
+
+/** What inspect() reads from a file's headers (image: sharp's metadata; video/audio: ffprobe). */
+export interface MediaInfo {
+  kind: MediaKind | 'document';
+  format: string;
+  /** Video and audio: libavformat's container name. */
+  container?: string;
+  size: number;
+  width?: number;
+  height?: number;
+  duration?: number;
+  bitrate?: number;
+  videoCodec?: string;
+  audioCodec?: string;
+  frameRate?: number;
+  channels?: number;
+  sampleRate?: number;
+  orientation?: number;
+  rotation?: number;
+  frames?: number;
+  hasAlpha?: boolean;
+  pages?: number;
+}

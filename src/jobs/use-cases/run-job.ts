@@ -72,26 +72,26 @@ export class RunJob {
       await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
       const { output, message, details } = await this.tools.run(job.tool, inputPath, join(dir, 'out'), job.options, progress);
-      const outputKey = newId('obj');
-      await this.storage.putFile(outputKey, output.path);
-      const outputFileName = `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}`;
+      // A tool without an output file (media-info) completes with its details alone: no object, no download.
+      const outputKey = output ? newId('obj') : null;
+      if (output && outputKey) await this.storage.putFile(outputKey, output.path);
       // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
       const completed = await this.settle.complete(job.id, outputKey, {
-        outputFormat: output.format,
-        outputSize: output.size,
-        outputFileName,
+        outputFormat: output?.format ?? 'none',
+        outputSize: output?.size ?? 0,
+        outputFileName: output ? `${name.replace(/\.[^.]*$/, '') || 'output'}.${extensionOf(output.format)}` : '',
         ...(message !== undefined ? { message } : {}),
-        ...(output.width !== undefined ? { width: output.width } : {}),
-        ...(output.height !== undefined ? { height: output.height } : {}),
-        ...(output.duration !== undefined ? { duration: output.duration } : {}),
-        ...(output.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
+        ...(output?.width !== undefined ? { width: output.width } : {}),
+        ...(output?.height !== undefined ? { height: output.height } : {}),
+        ...(output?.duration !== undefined ? { duration: output.duration } : {}),
+        ...(output?.bitrate !== undefined ? { bitrate: output.bitrate } : {}),
         ...(details !== undefined ? { details } : {}),
       });
       if (!completed) {
-        await this.storage.delete(outputKey); // nobody will ever read this output
+        if (outputKey) await this.storage.delete(outputKey); // nobody will ever read this output
         return;
       }
-      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: output.size }, 'Job completed');
+      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: output?.size ?? 0 }, 'Job completed');
     } catch (err) {
       const failure = toFailure(err);
       const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);

@@ -38,8 +38,8 @@ export class SettleJob {
     private readonly clock: Clock,
   ) {}
 
-  /** running → completed, then its consequences. Undefined when the job failed or was re-run meanwhile. */
-  async complete(jobId: string, outputKey: string, result: StoredJobResult): Promise<FinishedJob | undefined> {
+  /** running → completed, then its consequences. Undefined when the job failed or was re-run meanwhile. `outputKey` null: the tool wrote no file. */
+  async complete(jobId: string, outputKey: string | null, result: StoredJobResult): Promise<FinishedJob | undefined> {
     const completed = await this.jobs.complete(jobId, outputKey, result, this.clock.now());
     if (!completed) return undefined;
     recordJobFinished(completed);

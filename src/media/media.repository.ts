@@ -167,9 +167,17 @@ export class MediaRepository {
       this.checkTranscodable('audio', info);
       const sampleRate = info.sampleRate ?? 44_100;
       const peaks = new PeakAccumulator();
-      await decodePcm(this.ffmpegPath, abs, info.demuxer!, sampleRate, deadline, (samples) => peaks.push(samples), (t) => {
-        if (info.duration) safeProgress(onProgress, Math.min(99, Math.round((t / info.duration) * 100)));
-      });
+      await decodePcm(
+        this.ffmpegPath,
+        abs,
+        info.demuxer!,
+        sampleRate,
+        deadline,
+        (samples) => peaks.push(samples),
+        (t) => {
+          if (info.duration) safeProgress(onProgress, Math.min(99, Math.round((t / info.duration) * 100)));
+        },
+      );
       // A cut WAV (or another container that states its length) decodes "successfully" up to the cut.
       if (info.duration && peaks.samples < info.duration * sampleRate * 0.5) {
         throw new MediaError('unsupported_input', 'The audio file is truncated or corrupt.', `expected ${info.duration}s, decoded ${peaks.samples / sampleRate}s`);
@@ -180,7 +188,9 @@ export class MediaRepository {
         const height = opts.height ?? 280;
         out = await outputPath(outDir, 'png', abs);
         const raster = drawWaveform(peaks.finish(width), height, opts.color ?? '#3a7bd5');
-        const written = await sharp(raster, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 6 }).toFile(out);
+        const written = await sharp(raster, { raw: { width, height, channels: 4 } })
+          .png({ compressionLevel: 6 })
+          .toFile(out);
         safeProgress(onProgress, 100);
         return { path: out, format: 'png', size: written.size, width: written.width, height: written.height, duration };
       }

@@ -18,7 +18,25 @@ export function decodePcm(
   onTime?: (seconds: number) => void,
 ): Promise<void> {
   const remaining = deadline.require();
-  const args = [...ffmpegInputArgs(demuxer), '-i', `file:${abs}`, '-map', '0:a:0', '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1'];
+  const args = [
+    ...ffmpegInputArgs(demuxer),
+    '-i',
+    `file:${abs}`,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    String(sampleRate),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    's16le',
+    'pipe:1',
+  ];
   return new Promise((done, fail) => {
     const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
     const errors: string[] = [];
@@ -50,7 +68,7 @@ export function decodePcm(
         onSamples(new Int16Array(buf.buffer, buf.byteOffset, buf.length / 2));
       } catch (err) {
         killGroup();
-        fail(err);
+        fail(err instanceof Error ? err : new Error(String(err)));
       }
     });
     let line = '';

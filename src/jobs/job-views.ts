@@ -22,7 +22,7 @@ export function toJobView(job: Job, downloadUrl?: string): JobView {
         ? {
             status: 'converted',
             outputFormat: r.outputFormat,
-            downloadUrl: expiredAt ? null : downloadUrl!,
+            downloadUrl: expiredAt ? null : (downloadUrl ?? null),
             expiredAt: expiredAt?.toISOString() ?? null,
             outputSize: r.outputSize,
             ...(r.message !== undefined ? { message: r.message } : {}),

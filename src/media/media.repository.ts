@@ -66,7 +66,7 @@ export class MediaRepository {
     }
     try {
       const av = await this.ffprobe(abs, deadline);
-      return { kind: av.kind, format: av.format, width: av.width, height: av.height, duration: av.duration };
+      return { kind: av.kind, format: av.format, width: av.width, height: av.height, duration: av.duration, av };
     } catch (err) {
       if (err instanceof MediaError && err.code === 'unsupported_input') return { kind: 'unknown', format: 'unknown' };
       throw err;
@@ -158,12 +158,12 @@ export class MediaRepository {
    * The peaks of the first audio stream, mixed to mono at its own sample rate, computed while
    * ffmpeg decodes (the PCM is never held whole): BBC audiowaveform JSON, or a PNG drawn by sharp.
    */
-  async audioWaveform(input: string, outDir: string, opts: AudioWaveformOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
+  async audioWaveform(input: string, outDir: string, opts: AudioWaveformOptions, onProgress?: ProgressCallback, probed?: AvInfo): Promise<MediaOutput> {
     const deadline = new Deadline(this.timeLimitMs);
     let out: string | undefined;
     try {
       const abs = await checkInput(input);
-      const info = await this.ffprobe(abs, deadline);
+      const info = probed ?? (await this.ffprobe(abs, deadline));
       this.checkTranscodable('audio', info);
       const sampleRate = info.sampleRate ?? 44_100;
       const peaks = new PeakAccumulator();
@@ -225,7 +225,7 @@ export class MediaRepository {
       };
     }
     if (probe.kind === 'video' || probe.kind === 'audio') {
-      const av = await this.ffprobe(abs, deadline);
+      const av = probe.av ?? (await this.ffprobe(abs, deadline));
       const info: MediaInfo = {
         kind: av.kind === 'video' ? 'video' : 'audio',
         format: av.format,

@@ -14,6 +14,35 @@ export interface ProbeResult {
   pages?: number;
   /** Images: what transformImage needs from the header, handed forward so it does not read it again. */
   image?: ImageHeader;
+  /** Video and audio: ffprobe's description, handed forward likewise (one ffprobe run costs ~100 CPU-ms of start-up). */
+  av?: AvInfo;
+}
+
+/** What the media layer needs from `ffprobe -show_format -show_streams -of json`. Pure parsing. */
+export interface AvInfo {
+  /** Raw libavformat name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`. */
+  formatName: string;
+  /** The allowlisted demuxer to force for decoding, or undefined when the container is not allowed. */
+  demuxer?: string;
+  kind: 'video' | 'audio' | 'unknown';
+  /** Friendly name: mp4/mov/webm/mkv/avi/… for video, mp3/aac/opus/wav/flac/… for audio. */
+  format: string;
+  width?: number;
+  height?: number;
+  duration?: number;
+  /** Bits per second of the audio stream (or the whole file when the stream does not say). */
+  audioBitrate?: number;
+  videoCodec?: string;
+  audioCodec?: string;
+  /** Bits per second of the whole file. */
+  bitrate?: number;
+  /** Video: frames per second (the stream's average). */
+  frameRate?: number;
+  /** Video: the display rotation in degrees (width and height are already swapped for a quarter turn). */
+  rotation?: number;
+  /** Audio: of the first audio stream. */
+  channels?: number;
+  sampleRate?: number;
 }
 
 export interface ImageHeader {

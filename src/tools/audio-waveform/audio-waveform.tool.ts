@@ -13,13 +13,14 @@ export const audioWaveform = defineTool<'audio-waveform', AudioWaveformOptions>(
   optionsSchema: 'AudioWaveformOptions',
   outputFormats: ['json', 'png'],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs },
-  async run({ media, input, outDir, options, onProgress }) {
+  async run({ media, input, outDir, options, onProgress, probe }) {
     const format = options.format ?? 'json';
     const output = await media.audioWaveform(
       input,
       outDir,
       { format, points: options.points, bits: options.bits, width: options.width, height: options.height, color: options.color },
       onProgress,
+      probe.av,
     );
     const message = format === 'png' ? `Waveform of ${output.width}×${output.height} pixels.` : `Waveform of ${options.points ?? 800} points.`;
     return { output, message };

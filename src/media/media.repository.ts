@@ -12,7 +12,7 @@ import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
 import { decodePcm } from './pcm-stream';
-import { drawWaveform, PeakAccumulator, waveformJson } from './waveform';
+import { drawWaveform, PEAK_BLOCKS, PeakAccumulator, waveformJson } from './waveform';
 import {
   type AudioWaveformOptions,
   type ImageHeader,
@@ -166,7 +166,9 @@ export class MediaRepository {
       const info = probed ?? (await this.ffprobe(abs, deadline));
       this.checkTranscodable('audio', info);
       const sampleRate = info.sampleRate ?? 44_100;
-      const peaks = new PeakAccumulator();
+      const points = opts.format === 'png' ? (opts.width ?? 1800) : (opts.points ?? 800);
+      // At least two blocks per point: every point gets peaks of its own, however many are asked for.
+      const peaks = new PeakAccumulator(Math.max(PEAK_BLOCKS, 2 * points));
       await decodePcm(
         this.ffmpegPath,
         abs,
@@ -178,13 +180,13 @@ export class MediaRepository {
           if (info.duration) safeProgress(onProgress, Math.min(99, Math.round((t / info.duration) * 100)));
         },
       );
-      // A cut WAV (or another container that states its length) decodes "successfully" up to the cut.
+      // A cut M4A (or another container that states its length) decodes "successfully" up to the cut.
       if (info.duration && peaks.samples < info.duration * sampleRate * 0.5) {
         throw new MediaError('unsupported_input', 'The audio file is truncated or corrupt.', `expected ${info.duration}s, decoded ${peaks.samples / sampleRate}s`);
       }
       const duration = peaks.samples / sampleRate;
       if (opts.format === 'png') {
-        const width = opts.width ?? 1800;
+        const width = points;
         const height = opts.height ?? 280;
         out = await outputPath(outDir, 'png', abs);
         const raster = drawWaveform(peaks.finish(width), height, opts.color ?? '#3a7bd5');
@@ -194,7 +196,6 @@ export class MediaRepository {
         safeProgress(onProgress, 100);
         return { path: out, format: 'png', size: written.size, width: written.width, height: written.height, duration };
       }
-      const points = opts.points ?? 800;
       out = await outputPath(outDir, 'json', abs);
       await writeFile(out, JSON.stringify(waveformJson(peaks.finish(points), sampleRate, peaks.samples, opts.bits ?? 8)));
       safeProgress(onProgress, 100);

@@ -5,8 +5,8 @@ import { MediaError } from './media.errors';
  * JSON shape, and the drawing of peaks into an RGBA raster.
  */
 
-/** Peak blocks kept before neighbours merge: memory stays bounded whatever the duration. */
-const DEFAULT_BLOCK_CAP = 1 << 16;
+/** Peak blocks kept before neighbours merge (at least): memory stays bounded whatever the duration. */
+export const PEAK_BLOCKS = 1 << 16;
 
 /**
  * Min/max over blocks of `blockSize` samples. When the block count reaches `cap`, neighbouring
@@ -24,7 +24,7 @@ export class PeakAccumulator {
   /** Every sample pushed. */
   samples = 0;
 
-  constructor(private readonly cap = DEFAULT_BLOCK_CAP) {
+  constructor(private readonly cap = PEAK_BLOCKS) {
     if (cap < 2 || cap % 2) throw new Error('cap must be even');
     this.min = new Int16Array(cap);
     this.max = new Int16Array(cap);

@@ -11,6 +11,7 @@ import { audioOutputPlan, ffmpegInputArgs, ffprobeArgs, isStatsLine, type Output
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
+import { avInfo, documentInfo, imageInfo } from './media-info';
 import { decodePcm } from './pcm-stream';
 import { drawWaveform, PEAK_BLOCKS, PeakAccumulator, waveformJson } from './waveform';
 import {
@@ -211,42 +212,9 @@ export class MediaRepository {
     const deadline = new Deadline(this.timeLimitMs);
     const abs = await checkInput(input);
     const size = (await stat(abs)).size;
-    if (probe.kind === 'image') {
-      const meta = await sharp(abs, this.sharpHeader()).metadata();
-      const header = imageHeader(meta);
-      return {
-        kind: 'image',
-        format: header.format,
-        size,
-        width: header.width,
-        height: header.height,
-        orientation: meta.orientation ?? 1,
-        ...((header.pages ?? 1) > 1 ? { frames: header.pages } : {}),
-        hasAlpha: header.hasAlpha,
-      };
-    }
-    if (probe.kind === 'video' || probe.kind === 'audio') {
-      const av = probe.av ?? (await this.ffprobe(abs, deadline));
-      const info: MediaInfo = {
-        kind: av.kind === 'video' ? 'video' : 'audio',
-        format: av.format,
-        container: av.formatName,
-        size,
-        width: av.width,
-        height: av.height,
-        duration: av.duration,
-        bitrate: av.bitrate,
-        videoCodec: av.videoCodec,
-        audioCodec: av.audioCodec,
-        frameRate: av.frameRate,
-        rotation: av.rotation || undefined,
-        channels: av.channels,
-        sampleRate: av.sampleRate,
-      };
-      return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) as MediaInfo;
-    }
-    // Documents: what the probe knows (the page count of a PDF).
-    return { kind: probe.kind, format: probe.format, size, ...(probe.pages !== undefined ? { pages: probe.pages } : {}) };
+    if (probe.kind === 'image') return imageInfo(probe.image ?? imageHeader(await sharp(abs, this.sharpHeader()).metadata()), size);
+    if (probe.kind === 'video' || probe.kind === 'audio') return avInfo(probe.av ?? (await this.ffprobe(abs, deadline)), size);
+    return documentInfo(probe, size);
   }
 
   /** mp4/mov: H.264 + AAC (+faststart); webm: VP9 + Opus. See CRF in ffmpeg-args.ts. */
@@ -418,6 +386,7 @@ function imageHeader(meta: Metadata): ImageHeader {
     height: meta.autoOrient?.height ?? meta.pageHeight ?? meta.height,
     pages: meta.pages,
     hasAlpha: meta.hasAlpha ?? false,
+    orientation: meta.orientation,
   };
 }
 

@@ -53,6 +53,8 @@ export interface ImageHeader {
   height: number;
   pages?: number;
   hasAlpha: boolean;
+  /** EXIF orientation (1..8), already applied to width and height. */
+  orientation?: number;
 }
 
 /** Description of a written output: sharp's own report of what it wrote (images), or ffprobe of the output file (video, audio). */

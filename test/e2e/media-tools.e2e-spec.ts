@@ -32,12 +32,18 @@ describe('media tools end to end', () => {
     await run('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'tone.wav'), '-c:a', 'aac', '-movflags', '+faststart', join(dir, 'tone.m4a')]);
     await makeVideo(join(dir, 'clip.mp4'), 2);
     const m4a = await readFile(join(dir, 'tone.m4a'));
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#000000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .png()
+      .toBuffer();
+    const mp4 = await readFile(join(dir, 'clip.mp4')); // moov atom at the end
     Object.assign(served, {
       'photo.jpg': await makeJpeg(640, 480),
       'tone.wav': await readFile(join(dir, 'tone.wav')),
       'clip.mp4': await readFile(join(dir, 'clip.mp4')),
       'bomb.png': pngBomb(60_000, 60_000),
       'cut.m4a': m4a.subarray(0, m4a.length >> 1),
+      'cut.png': png.subarray(0, png.length >> 1),
+      'cut.mp4': mp4.subarray(0, mp4.length >> 1),
       'notes.txt': Buffer.from('this is not media\n'.repeat(100)),
     });
     files = await countingServer('127.0.0.1', (req, res) => {
@@ -161,9 +167,11 @@ describe('media tools end to end', () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ tool: 'image-thumbnail', input: { url: url('bomb.png') }, options: { width: 64 } }, 'unsupported_input', /60000×60000 pixels.*exceeds/],
       [{ tool: 'image-thumbnail', input: { url: url('tone.wav') }, options: { width: 64 } }, 'unsupported_input', /needs an image file; the input is an audio file/],
+      [{ tool: 'image-thumbnail', input: { url: url('cut.png') }, options: { width: 64 } }, 'unsupported_input', /corrupt or truncated/],
       [{ tool: 'audio-waveform', input: { url: url('cut.m4a') } }, 'unsupported_input', /truncated or corrupt/],
       [{ tool: 'audio-waveform', input: { url: url('photo.jpg') } }, 'unsupported_input', /needs an audio file; the input is an image file/],
       [{ tool: 'media-info', input: { url: url('notes.txt') } }, 'unsupported_input', /needs an image, video, audio or document file; the input is not a media file/],
+      [{ tool: 'media-info', input: { url: url('cut.mp4') } }, 'unsupported_input', /not a media file/],
     ];
     const jobs = await Promise.all(cases.map(([body]) => submit(body)));
     jobs.forEach((job, i) => {

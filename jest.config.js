@@ -30,6 +30,7 @@ const ESM_ONLY = [
   'crc32-stream',
   'is-stream',
   'readdir-glob', // submission archives
+  'thumbhash', // image-thumbnail placeholders
 ];
 const common = {
   testEnvironment: 'node',

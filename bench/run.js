@@ -5,7 +5,7 @@
  *
  *   npm run bench                        all four, full size (~1.5 min)
  *   npm run bench -- --quick             short runs, small upload (smoke test)
- *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, thumbnail, storyboard, docs
+ *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, thumbnail, storyboard, docs, tools
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
  *   npm run bench -- --save              also refresh the table in bench/RESULTS.md
  */
@@ -30,6 +30,7 @@ const SCENARIOS = {
   thumbnail: require('./scenarios/video-frames').thumbnail,
   storyboard: require('./scenarios/video-frames').storyboard,
   docs: require('./scenarios/documents'),
+  tools: require('./scenarios/media-tools'),
 };
 // Per TEST_RUN_ID when set: engineers benching side by side on one Postgres must not drop each other's database.
 const DATABASE = `dropline_bench${process.env.TEST_RUN_ID ? `_${process.env.TEST_RUN_ID.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}` : ''}`;
@@ -121,7 +122,8 @@ async function main() {
     for (const key of chosen) {
       log(`— ${key}`);
       try {
-        rows.push(await SCENARIOS[key](ctx));
+        // A scenario gives one row, or several (tools: one per tool).
+        rows.push(...[await SCENARIOS[key](ctx)].flat());
       } catch (err) {
         log(`${key} failed: ${err.stack}`);
         rows.push({ name: key, service: 'n/a', reference: 'n/a', ratio: 'n/a', target: '', met: false, error: err.message });

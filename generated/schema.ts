@@ -654,8 +654,10 @@ export type paths = {
         put?: never;
         /**
          * Submit a job
-         * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
-         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress), `documents:write` (document-convert, pdf-render). Checks after authentication, in order:
+         * @description Scope by tool: `image:write` (image-resize, image-convert, image-thumbnail), `video:write`
+         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress, audio-waveform),
+         *     `documents:write` (document-convert, pdf-render), any of these (media-info; `GET /v1/tools` lists
+         *     a tool's `scopes`, any one suffices). Checks after authentication, in order:
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
@@ -745,8 +747,10 @@ export type paths = {
         put?: never;
         /**
          * Submit a job
-         * @description Scope by tool: `image:write` (image-resize, image-convert), `video:write`
-         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress), `documents:write` (document-convert, pdf-render). Checks after authentication, in order:
+         * @description Scope by tool: `image:write` (image-resize, image-convert, image-thumbnail), `video:write`
+         *     (video-convert, video-thumbnail, video-storyboard), `audio:write` (audio-compress, audio-waveform),
+         *     `documents:write` (document-convert, pdf-render), any of these (media-info; `GET /v1/tools` lists
+         *     a tool's `scopes`, any one suffices). Checks after authentication, in order:
          *     400 `unknown_tool`, 400 `missing_input`, 400 `validation_failed` (the body against the
          *     tool's own schema, e.g. `ImageResizeJobCreate`; unknown option keys are ignored), 403
          *     `insufficient_scope`, 403 `plan_not_eligible` (a `webhookUrl` on the free plan),
@@ -1388,16 +1392,29 @@ export type components = {
             upload: components["schemas"]["Upload"];
         };
         /** @enum {string} */
-        ToolSlug: "image-resize" | "image-convert" | "video-convert" | "audio-compress" | "video-thumbnail" | "video-storyboard" | "document-convert" | "pdf-render";
+        ToolSlug: "image-resize" | "image-convert" | "image-thumbnail" | "video-convert" | "video-thumbnail" | "video-storyboard" | "audio-compress" | "audio-waveform" | "document-convert" | "pdf-render" | "media-info";
         Tool: {
             slug: components["schemas"]["ToolSlug"];
-            /** @enum {string} */
-            kind: "image" | "video" | "audio" | "document";
+            /**
+             * @description The kind of input it takes; `any` takes every kind the probe knows (media-info).
+             * @enum {string}
+             */
+            kind: "image" | "video" | "audio" | "document" | "any";
             /** @example image-standard-queue */
             queue: string;
-            /** @example image:write */
+            /**
+             * @description The first of `scopes`.
+             * @example image:write
+             */
             scope: string;
-            /** @description Credits debited per job. */
+            /**
+             * @description The API-key scopes that may submit it; a key with any one of them may.
+             * @example [
+             *       "image:write"
+             *     ]
+             */
+            scopes: string[];
+            /** @description Credits debited per job (0 for media-info). */
             cost: number;
             /** @description JSON Schema of the tool's options. */
             options: {
@@ -1542,6 +1559,144 @@ export type components = {
             /** @default 150 */
             dpi?: number;
         };
+        /**
+         * @description A thumbnail of `width` × `height` (at least one; with one, the other follows the aspect
+         *     ratio). `fit`: `cover` (default) fills the box and crops, `position` choosing what stays
+         *     (`attention`, the default: libvips' smart crop towards skin, saturation and edges;
+         *     `entropy`: the busiest region; `center`); `contain` fits inside the box and pads it
+         *     (transparent, white for jpeg); `inside` fits inside without padding and never enlarges.
+         *     EXIF orientation is applied, metadata is stripped, an animation gives its first frame.
+         *     The result carries `placeholder.thumbhash` and `dominantColor`.
+         */
+        ImageThumbnailOptions: {
+            width: number;
+            height?: number;
+            /**
+             * @default cover
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "inside";
+            /**
+             * @default attention
+             * @enum {string}
+             */
+            position?: "attention" | "entropy" | "center";
+            /**
+             * @default webp
+             * @enum {string}
+             */
+            format?: "webp" | "avif" | "jpeg" | "png";
+            /**
+             * @description jpeg, webp and avif; png is lossless.
+             * @default 80
+             */
+            quality?: number;
+        } | {
+            width?: number;
+            height: number;
+            /**
+             * @default cover
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "inside";
+            /**
+             * @default attention
+             * @enum {string}
+             */
+            position?: "attention" | "entropy" | "center";
+            /**
+             * @default webp
+             * @enum {string}
+             */
+            format?: "webp" | "avif" | "jpeg" | "png";
+            /**
+             * @description jpeg, webp and avif; png is lossless.
+             * @default 80
+             */
+            quality?: number;
+        };
+        /**
+         * @description The peaks of the audio (mixed to one channel, at its own sample rate). `format: json` (the
+         *     default) writes BBC audiowaveform's JSON (`version` 2, `channels` 1, `sample_rate`,
+         *     `samples_per_pixel`, `bits`, `length` = `points`, `data`: a min, max pair per point);
+         *     `format: png` draws them as a `width` × `height` PNG in `color` on a transparent background.
+         *     An input shorter than `points` samples repeats samples. `samples_per_pixel` is the
+         *     input's decoded samples / points, rounded (the points always cover the whole input).
+         */
+        AudioWaveformOptions: {
+            /**
+             * @default json
+             * @enum {string}
+             */
+            format?: "json" | "png";
+            /**
+             * @description json only; the number of min/max pairs (`length`).
+             * @default 800
+             */
+            points?: number;
+            /**
+             * @description json only; the value range, -128..127 or -32768..32767.
+             * @default 8
+             * @enum {integer}
+             */
+            bits?: 8 | 16;
+            /**
+             * @description png only; one point per pixel column.
+             * @default 1800
+             */
+            width?: number;
+            /**
+             * @description png only.
+             * @default 280
+             */
+            height?: number;
+            /**
+             * @description png only; the waveform's colour.
+             * @default #3a7bd5
+             */
+            color?: string;
+        };
+        /** @description No options. */
+        MediaInfoOptions: Record<string, never>;
+        /**
+         * @description What media-info read from the file's headers (no decoding). Present keys depend on the
+         *     kind: an image has `width`, `height`, `orientation` (its EXIF orientation, already applied
+         *     to `width` and `height`), `frames` when animated, `hasAlpha`; video and audio have
+         *     `duration`, `bitrate` and their streams' codecs, video `frameRate` and `rotation`, audio
+         *     `channels` and `sampleRate`; a PDF `pages`.
+         */
+        MediaInfo: {
+            /** @enum {string} */
+            kind: "image" | "video" | "audio" | "document";
+            /** @description jpeg/png/webp/avif/gif/tiff for images, mp4/mov/webm/mkv/… for video, mp3/aac/opus/wav/flac/… for audio. */
+            format: string;
+            /** @description Video and audio; libavformat's name of the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`. */
+            container?: string;
+            /** @description Bytes. */
+            size: number;
+            width?: number;
+            height?: number;
+            /** @description Seconds. */
+            duration?: number;
+            /** @description Bits per second, the whole file. */
+            bitrate?: number;
+            videoCodec?: string;
+            audioCodec?: string;
+            /** @description Frames per second. */
+            frameRate?: number;
+            channels?: number;
+            /** @description Hz. */
+            sampleRate?: number;
+            /** @description Images; EXIF orientation (1 = upright). */
+            orientation?: number;
+            /** @description Video; the display rotation in degrees (already applied to `width` and `height`). */
+            rotation?: number;
+            /** @description Animated images; the frame count. */
+            frames?: number;
+            hasAlpha?: boolean;
+            /** @description PDF documents; the page count. */
+            pages?: number;
+        };
         /** @description Exactly one of `url` (http or https, fetched with SSRF protection) or `fileId` (an upload of the same account). */
         JobInput: {
             url?: string;
@@ -1552,7 +1707,7 @@ export type components = {
          *     `tool` is 400 `unknown_tool`. Unknown keys inside `options` are ignored at run time
          *     (the typed client refuses them at compile time).
          */
-        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"] | components["schemas"]["DocumentConvertJobCreate"] | components["schemas"]["PdfRenderJobCreate"];
+        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"] | components["schemas"]["DocumentConvertJobCreate"] | components["schemas"]["PdfRenderJobCreate"] | components["schemas"]["ImageThumbnailJobCreate"] | components["schemas"]["AudioWaveformJobCreate"] | components["schemas"]["MediaInfoJobCreate"];
         /**
          * @description Resize an image (scope `image:write`, 1 credit).
          * @example {
@@ -1697,6 +1852,77 @@ export type components = {
             idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
         };
         /**
+         * @description A thumbnail with a ThumbHash placeholder and the dominant colour (scope `image:write`, 1 credit).
+         * @example {
+         *       "tool": "image-thumbnail",
+         *       "input": {
+         *         "fileId": "upl_9fK2mQ7zXc4vB1nL"
+         *       },
+         *       "options": {
+         *         "width": 320,
+         *         "height": 320,
+         *         "fit": "cover",
+         *         "position": "attention",
+         *         "format": "webp"
+         *       }
+         *     }
+         */
+        ImageThumbnailJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "image-thumbnail";
+            options?: components["schemas"]["ImageThumbnailOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description Waveform peaks as BBC audiowaveform JSON, or a PNG (scope `audio:write`, 1 credit).
+         * @example {
+         *       "tool": "audio-waveform",
+         *       "input": {
+         *         "fileId": "upl_2hT8vR1kWq6zLp0s"
+         *       },
+         *       "options": {
+         *         "format": "json",
+         *         "points": 800
+         *       }
+         *     }
+         */
+        AudioWaveformJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "audio-waveform";
+            options?: components["schemas"]["AudioWaveformOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
+         * @description What a media file is, as `result.info`; writes no file (any of the scopes `image:write`, `video:write`, `audio:write`, `documents:write`; free).
+         * @example {
+         *       "tool": "media-info",
+         *       "input": {
+         *         "fileId": "upl_2hT8vR1kWq6zLp0s"
+         *       }
+         *     }
+         */
+        MediaInfoJobCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "media-info";
+            options?: components["schemas"]["MediaInfoOptions"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /**
          * @description A poster frame of a video (scope `video:write`, 1 credit).
          * @example {
          *       "tool": "video-thumbnail",
@@ -1815,6 +2041,14 @@ export type components = {
             bitrate?: string;
             /** @description document-convert, the output PDF's page count; pdf-render, the input PDF's. */
             pages?: number;
+            /** @description image-thumbnail only; what to show while the thumbnail loads. */
+            placeholder?: {
+                /** @description The ThumbHash (https://evanw.github.io/thumbhash/) of the thumbnail, base64. */
+                thumbhash: string;
+            };
+            /** @description image-thumbnail only; the thumbnail's dominant colour (libvips' histogram), `#rrggbb`. */
+            dominantColor?: string;
+            info?: components["schemas"]["MediaInfo"];
         } | null;
         /** @description One file of a job's result, with what the tool knows of it. */
         JobOutput: {

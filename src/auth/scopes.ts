@@ -21,9 +21,11 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-/** Refuses (403 insufficient_scope) a key without the scope an operation or a tool needs. */
-export function assertScope(granted: readonly string[], needed: string): void {
-  if (!granted.includes(needed)) {
-    throw ApiError.forbidden('insufficient_scope', `This operation needs the ${needed} scope.`);
+/** Refuses (403 insufficient_scope) a key without the scope an operation or a tool needs; with several, any one suffices. */
+export function assertScope(granted: readonly string[], needed: string | readonly string[]): void {
+  const anyOf = typeof needed === 'string' ? [needed] : needed;
+  if (!anyOf.some((scope) => granted.includes(scope))) {
+    const what = anyOf.length === 1 ? `the ${anyOf[0]} scope` : `one of the scopes ${anyOf.join(', ')}`;
+    throw ApiError.forbidden('insufficient_scope', `This operation needs ${what}.`);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../accounts/account.entity';
 import { limitsOf, MB } from '../config/plans';
+import { takesKind } from '../tools/tool-definition';
 import type { ToolDefinition } from '../tools/tool-registry';
 import { UploadsService } from '../uploads/uploads.service';
 import type { JobInput } from './job.entity';
@@ -20,7 +21,7 @@ export class JobInputs {
       ]);
     }
     // The upload's kind was sniffed when it arrived: a mismatch is known now, not when a worker fails.
-    if (upload.fileKind !== tool.kind) {
+    if (!takesKind(tool.kind, upload.fileKind)) {
       throw new JobCommandError(
         'unsupported_input',
         `${tool.slug} takes ${article(tool.kind)} ${tool.kind} file; upload ${upload.id} is ${article(upload.fileKind)} ${upload.fileKind} file (${upload.fileMime}).`,

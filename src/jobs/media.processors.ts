@@ -80,6 +80,8 @@ const CONCURRENCY: Record<ToolKind, (config: AppConfig) => number> = {
   video: (config) => config.VIDEO_WORKER_CONCURRENCY,
   audio: (config) => config.AUDIO_WORKER_CONCURRENCY,
   document: (config) => config.DOCUMENT_WORKER_CONCURRENCY,
+  // A tool of any kind (media-info) shares the queue of the tools listed before it; alone, it reads headers only.
+  any: (config) => config.IMAGE_WORKER_CONCURRENCY,
 };
 
 /** The consumer of one queue (a class per queue: Nest knows providers by class). */

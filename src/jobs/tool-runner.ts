@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MediaError } from '../media/media.errors';
 import { MediaRepository } from '../media/media.repository';
-import type { ToolRun } from '../tools/tool-definition';
+import { takesKind, type ToolRun } from '../tools/tool-definition';
 import { TOOLS, type ToolSlug } from '../tools/tool-registry';
 
 export type { ToolRun } from '../tools/tool-definition';
@@ -14,12 +14,16 @@ export class ToolRunner {
   async run(slug: ToolSlug, input: string, outDir: string, baseName: string, options: Record<string, any>, onProgress: (p: number) => void): Promise<ToolRun> {
     const tool = TOOLS[slug];
     const probe = await this.media.probe(input);
-    if (probe.kind !== tool.kind) {
+    if (!takesKind(tool.kind, probe.kind)) {
       const what = probe.kind === 'unknown' ? 'not a media file' : `${article(probe.kind)} ${probe.kind} file`;
-      throw new MediaError('unsupported_input', `${slug} needs ${article(tool.kind)} ${tool.kind} file; the input is ${what}.`);
+      throw new MediaError('unsupported_input', `${slug} needs ${needs(tool.kind)}; the input is ${what}.`);
     }
     return tool.run({ media: this.media, input, outDir, baseName, options, probe, onProgress });
   }
+}
+
+function needs(kind: string): string {
+  return kind === 'any' ? 'an image, video, audio or document file' : `${article(kind)} ${kind} file`;
 }
 
 function article(word: string): string {

@@ -1,22 +1,7 @@
 import { allowedDemuxer } from './ffmpeg-args';
+import type { AvInfo } from './media.types';
 
-/** What the media layer needs from `ffprobe -show_format -show_streams -of json`. Pure parsing. */
-export interface AvInfo {
-  /** Raw libavformat name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`. */
-  formatName: string;
-  /** The allowlisted demuxer to force for decoding, or undefined when the container is not allowed. */
-  demuxer?: string;
-  kind: 'video' | 'audio' | 'unknown';
-  /** Friendly name: mp4/mov/webm/mkv/avi/… for video, mp3/aac/opus/wav/flac/… for audio. */
-  format: string;
-  width?: number;
-  height?: number;
-  duration?: number;
-  /** Bits per second of the audio stream (or the whole file when the stream does not say). */
-  audioBitrate?: number;
-  videoCodec?: string;
-  audioCodec?: string;
-}
+export type { AvInfo };
 
 interface RawStream {
   codec_type?: string;
@@ -25,6 +10,10 @@ interface RawStream {
   height?: number;
   duration?: string;
   bit_rate?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  channels?: number;
+  sample_rate?: string;
   disposition?: { attached_pic?: number };
   tags?: Record<string, string>;
   side_data_list?: { rotation?: number }[];
@@ -42,7 +31,8 @@ export function parseFfprobe(json: string): AvInfo {
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const audio = streams.find((s) => s.codec_type === 'audio');
   const kind = video ? 'video' : audio ? 'audio' : 'unknown';
-  const rotated = video ? isQuarterTurn(video) : false;
+  const rotation = video ? rotationOf(video) : 0;
+  const rotated = Math.abs(rotation) % 180 === 90;
   const info: AvInfo = {
     formatName,
     demuxer: allowedDemuxer(formatName),
@@ -54,6 +44,11 @@ export function parseFfprobe(json: string): AvInfo {
     audioBitrate: positive(audio?.bit_rate) ?? positive(raw.format?.bit_rate),
     videoCodec: video?.codec_name,
     audioCodec: audio?.codec_name,
+    bitrate: positive(raw.format?.bit_rate),
+    frameRate: video ? (frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate)) : undefined,
+    rotation: video ? rotation : undefined,
+    channels: audio?.channels && audio.channels > 0 ? audio.channels : undefined,
+    sampleRate: positive(audio?.sample_rate),
   };
   info.format = kind === 'video' ? videoFormatName(info, raw.format?.tags) : kind === 'audio' ? audioFormatName(info) : 'unknown';
   return info;
@@ -77,9 +72,16 @@ function audioFormatName(info: AvInfo): string {
   return info.audioCodec ?? first ?? 'unknown';
 }
 
-function isQuarterTurn(s: RawStream): boolean {
+function rotationOf(s: RawStream): number {
   const rotation = s.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation ?? Number(s.tags?.rotate ?? 0);
-  return Math.abs(rotation) % 180 === 90;
+  return Number.isFinite(rotation) ? rotation : 0;
+}
+
+/** `30000/1001` → 29.97 (two decimals); `0/0` → undefined. */
+function frameRate(ratio: string | undefined): number | undefined {
+  const [num, den] = (ratio ?? '').split('/').map(Number);
+  const fps = num / (den || 1);
+  return Number.isFinite(fps) && fps > 0 ? Math.round(fps * 100) / 100 : undefined;
 }
 
 function positive(v: string | undefined): number | undefined {

@@ -181,8 +181,21 @@ describe('transcodeAudio: audio-compress and auto-conversion', () => {
 
 describe('probe', () => {
   it('video, audio', async () => {
-    expect(await repo.probe(video)).toEqual({ kind: 'video', format: 'mp4', width: 160, height: 120, duration: expect.closeTo(2, 0) });
-    expect(await repo.probe(wav)).toEqual({ kind: 'audio', format: 'wav', duration: expect.closeTo(3, 1) });
+    // `av`: ffprobe's description, handed forward to the operation (no second ffprobe run).
+    expect(await repo.probe(video)).toEqual({
+      kind: 'video',
+      format: 'mp4',
+      width: 160,
+      height: 120,
+      duration: expect.closeTo(2, 0),
+      av: expect.objectContaining({ demuxer: 'mov', videoCodec: 'h264', frameRate: 25 }),
+    });
+    expect(await repo.probe(wav)).toEqual({
+      kind: 'audio',
+      format: 'wav',
+      duration: expect.closeTo(3, 1),
+      av: expect.objectContaining({ demuxer: 'wav', channels: 2, sampleRate: 44_100 }),
+    });
   });
 });
 

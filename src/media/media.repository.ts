@@ -1,10 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
 import { Deadline } from './deadline';
 import { DocumentEngine } from './documents';
 import {
@@ -23,9 +24,16 @@ import {
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
 import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
+import { avInfo, documentInfo, imageInfo } from './media-info';
+import { decodePcm } from './pcm-stream';
+import { drawWaveform, PEAK_BLOCKS, PeakAccumulator, waveformJson } from './waveform';
 import {
   DOCUMENT_LIMITS,
+  type AudioWaveformOptions,
   type ImageHeader,
+  type MediaInfo,
+  type ThumbnailImageOptions,
+  type ThumbnailOutput,
   MEDIA_LIMITS,
   type OfficeFormat,
   OFFICE_FORMATS,
@@ -96,7 +104,7 @@ export class MediaRepository {
     }
     try {
       const av = await this.ffprobe(abs, deadline);
-      return { kind: av.kind, format: av.format, width: av.width, height: av.height, duration: av.duration };
+      return { kind: av.kind, format: av.format, width: av.width, height: av.height, duration: av.duration, av };
     } catch (err) {
       if (err instanceof MediaError && err.code === 'unsupported_input') return (await this.documents.identifyText(abs)) ?? { kind: 'unknown', format: 'unknown' };
       throw err;
@@ -179,6 +187,108 @@ export class MediaRepository {
       if (!(err instanceof MediaError) && /timeout/i.test(String((err as Error)?.message))) throw deadline.error();
       throw classifySharpError(err, this.maxInputPixels);
     }
+  }
+
+  /**
+   * A thumbnail (first frame of an animation), auto-oriented and stripped of metadata, with its
+   * ThumbHash and dominant colour, both read from the written thumbnail (small: cheap to decode).
+   */
+  async thumbnailImage(input: string, outDir: string, opts: ThumbnailImageOptions, probed?: ImageHeader): Promise<ThumbnailOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const abs = probed ? resolve(input) : await checkInput(input);
+      const quality = checkQuality(opts.quality);
+      const meta = probed ?? imageHeader(await sharp(abs, this.sharpHeader()).metadata());
+      if (!isAcceptedImage(meta.format)) throw new MediaError('unsupported_input', `Images in ${meta.format.toUpperCase()} format are not supported.`);
+      if (opts.width === undefined && opts.height === undefined) throw new MediaError('processing_failed', 'Give width or height.');
+      checkPixels('image', meta, 1, this.maxInputPixels);
+      const fit = opts.fit ?? 'cover';
+      const position = { attention: sharp.strategy.attention, entropy: sharp.strategy.entropy, center: 'centre' }[opts.position ?? 'attention'];
+      const jpeg = opts.format === 'jpeg';
+      out = await outputPath(outDir, jpeg ? 'jpg' : opts.format, abs);
+      // Smart crop needs the whole shrunk image, not a sequential read.
+      let img = sharp(abs, { ...this.sharpInput(), sequentialRead: fit !== 'cover' })
+        .timeout({ seconds: Math.ceil(deadline.require() / 1000) })
+        .resize({
+          width: opts.width,
+          height: opts.height,
+          fit,
+          position: fit === 'cover' ? position : 'centre',
+          withoutEnlargement: fit === 'inside',
+          background: jpeg ? '#ffffff' : { r: 0, g: 0, b: 0, alpha: 0 },
+        });
+      if (jpeg && meta.hasAlpha) img = img.flatten({ background: '#ffffff' });
+      const written = await img.toFormat(opts.format, encoderOptions(opts.format, quality, meta.hasAlpha)).toFile(out);
+      const placeholder = await placeholderOf(out);
+      return { path: out, format: opts.format, size: written.size, width: written.width, height: written.height, ...placeholder };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      if (!(err instanceof MediaError) && /timeout/i.test(String((err as Error)?.message))) throw deadline.error();
+      throw classifySharpError(err, this.maxInputPixels);
+    }
+  }
+
+  /**
+   * The peaks of the first audio stream, mixed to mono at its own sample rate, computed while
+   * ffmpeg decodes (the PCM is never held whole): BBC audiowaveform JSON, or a PNG drawn by sharp.
+   */
+  async audioWaveform(input: string, outDir: string, opts: AudioWaveformOptions, onProgress?: ProgressCallback, probed?: AvInfo): Promise<MediaOutput> {
+    const deadline = new Deadline(this.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const abs = await checkInput(input);
+      const info = probed ?? (await this.ffprobe(abs, deadline));
+      this.checkTranscodable('audio', info);
+      const sampleRate = info.sampleRate ?? 44_100;
+      const points = opts.format === 'png' ? (opts.width ?? 1800) : (opts.points ?? 800);
+      // At least two blocks per point: every point gets peaks of its own, however many are asked for.
+      const peaks = new PeakAccumulator(Math.max(PEAK_BLOCKS, 2 * points));
+      await decodePcm(
+        this.ffmpegPath,
+        abs,
+        info.demuxer!,
+        sampleRate,
+        deadline,
+        (samples) => peaks.push(samples),
+        (t) => {
+          if (info.duration) safeProgress(onProgress, Math.min(99, Math.round((t / info.duration) * 100)));
+        },
+      );
+      // A cut M4A (or another container that states its length) decodes "successfully" up to the cut.
+      if (info.duration && peaks.samples < info.duration * sampleRate * 0.5) {
+        throw new MediaError('unsupported_input', 'The audio file is truncated or corrupt.', `expected ${info.duration}s, decoded ${peaks.samples / sampleRate}s`);
+      }
+      const duration = peaks.samples / sampleRate;
+      if (opts.format === 'png') {
+        const width = points;
+        const height = opts.height ?? 280;
+        out = await outputPath(outDir, 'png', abs);
+        const raster = drawWaveform(peaks.finish(width), height, opts.color ?? '#3a7bd5');
+        const written = await sharp(raster, { raw: { width, height, channels: 4 } })
+          .png({ compressionLevel: 6 })
+          .toFile(out);
+        safeProgress(onProgress, 100);
+        return { path: out, format: 'png', size: written.size, width: written.width, height: written.height, duration };
+      }
+      out = await outputPath(outDir, 'json', abs);
+      await writeFile(out, JSON.stringify(waveformJson(peaks.finish(points), sampleRate, peaks.samples, opts.bits ?? 8)));
+      safeProgress(onProgress, 100);
+      return { path: out, format: 'json', size: (await stat(out)).size, duration };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      throw toMediaError(err, 'Audio processing failed.');
+    }
+  }
+
+  /** What a file is, from its headers only (nothing decoded): sharp's metadata for images, ffprobe for video and audio. */
+  async inspect(input: string, probe: ProbeResult): Promise<MediaInfo> {
+    const deadline = new Deadline(this.timeLimitMs);
+    const abs = await checkInput(input);
+    const size = (await stat(abs)).size;
+    if (probe.kind === 'image') return imageInfo(probe.image ?? imageHeader(await sharp(abs, this.sharpHeader()).metadata()), size);
+    if (probe.kind === 'video' || probe.kind === 'audio') return avInfo(probe.av ?? (await this.ffprobe(abs, deadline)), size);
+    return documentInfo(probe, size);
   }
 
   /** mp4/mov: H.264 + AAC (+faststart); webm: VP9 + Opus. See CRF in ffmpeg-args.ts. */
@@ -401,6 +511,15 @@ export class MediaRepository {
   }
 }
 
+/** ThumbHash (at most 100×100 by its design) and dominant colour of a written thumbnail, from one small decode. */
+async function placeholderOf(path: string): Promise<{ thumbhash: string; dominantColor: string }> {
+  const { data, info } = await sharp(path).resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const thumbhash = Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
+  const { dominant } = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).stats();
+  const dominantColor = `#${[dominant.r, dominant.g, dominant.b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+  return { thumbhash, dominantColor };
+}
+
 function imageHeader(meta: Metadata): ImageHeader {
   return {
     format: imageFormatName(meta.format, meta.compression),
@@ -408,6 +527,7 @@ function imageHeader(meta: Metadata): ImageHeader {
     height: meta.autoOrient?.height ?? meta.pageHeight ?? meta.height,
     pages: meta.pages,
     hasAlpha: meta.hasAlpha ?? false,
+    orientation: meta.orientation,
   };
 }
 

@@ -14,6 +14,35 @@ export interface ProbeResult {
   pages?: number;
   /** Images: what transformImage needs from the header, handed forward so it does not read it again. */
   image?: ImageHeader;
+  /** Video and audio: ffprobe's description, handed forward likewise (one ffprobe run costs ~100 CPU-ms of start-up). */
+  av?: AvInfo;
+}
+
+/** What the media layer needs from `ffprobe -show_format -show_streams -of json`. Pure parsing. */
+export interface AvInfo {
+  /** Raw libavformat name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`. */
+  formatName: string;
+  /** The allowlisted demuxer to force for decoding, or undefined when the container is not allowed. */
+  demuxer?: string;
+  kind: 'video' | 'audio' | 'unknown';
+  /** Friendly name: mp4/mov/webm/mkv/avi/… for video, mp3/aac/opus/wav/flac/… for audio. */
+  format: string;
+  width?: number;
+  height?: number;
+  duration?: number;
+  /** Bits per second of the audio stream (or the whole file when the stream does not say). */
+  audioBitrate?: number;
+  videoCodec?: string;
+  audioCodec?: string;
+  /** Bits per second of the whole file. */
+  bitrate?: number;
+  /** Video: frames per second (the stream's average). */
+  frameRate?: number;
+  /** Video: the display rotation in degrees (width and height are already swapped for a quarter turn). */
+  rotation?: number;
+  /** Audio: of the first audio stream. */
+  channels?: number;
+  sampleRate?: number;
 }
 
 export interface ImageHeader {
@@ -24,6 +53,8 @@ export interface ImageHeader {
   height: number;
   pages?: number;
   hasAlpha: boolean;
+  /** EXIF orientation (1..8), already applied to width and height. */
+  orientation?: number;
 }
 
 /** Description of a written output: sharp's own report of what it wrote (images), or ffprobe of the output file (video, audio). */
@@ -158,3 +189,63 @@ export const DOCUMENT_LIMITS = {
   ratioFloorBytes: 64 * 1024 * 1024,
   maxRatio: 100,
 } as const;
+
+export type ThumbnailFit = 'cover' | 'contain' | 'inside';
+export type ThumbnailPosition = 'attention' | 'entropy' | 'center';
+
+export interface ThumbnailImageOptions {
+  format: 'webp' | 'avif' | 'jpeg' | 'png';
+  /** At least one of width and height. */
+  width?: number;
+  height?: number;
+  /** Default 'cover'. */
+  fit?: ThumbnailFit;
+  /** Where `cover` crops; default 'attention' (libvips smart crop). */
+  position?: ThumbnailPosition;
+  /** 1..100, default 80 (jpeg, webp, avif). */
+  quality?: number;
+}
+
+/** A thumbnail and what to show while it loads. */
+export interface ThumbnailOutput extends MediaOutput {
+  /** ThumbHash of the thumbnail, base64. */
+  thumbhash: string;
+  /** `#rrggbb`, libvips' dominant colour of the thumbnail. */
+  dominantColor: string;
+}
+
+export interface AudioWaveformOptions {
+  format: 'json' | 'png';
+  /** json: the number of min/max pairs. */
+  points?: number;
+  /** json: 8 (-128..127) or 16 (-32768..32767); default 8. */
+  bits?: 8 | 16;
+  /** png: pixels; one point per column. */
+  width?: number;
+  height?: number;
+  /** png: `#rrggbb`. */
+  color?: string;
+}
+
+/** What inspect() reads from a file's headers (image: sharp's metadata; video/audio: ffprobe). */
+export interface MediaInfo {
+  kind: MediaKind | 'document';
+  format: string;
+  /** Video and audio: libavformat's container name. */
+  container?: string;
+  size: number;
+  width?: number;
+  height?: number;
+  duration?: number;
+  bitrate?: number;
+  videoCodec?: string;
+  audioCodec?: string;
+  frameRate?: number;
+  channels?: number;
+  sampleRate?: number;
+  orientation?: number;
+  rotation?: number;
+  frames?: number;
+  hasAlpha?: boolean;
+  pages?: number;
+}

@@ -48,7 +48,7 @@ describe('planPipeline', () => {
   });
 
   it('a tool writing data or nothing feeds no step; a tool taking any kind reads every file', () => {
-    const info = defineTool({ ...findTool('image-resize')!, slug: 'media-info', kind: 'any' as 'image', outputKind: 'none' });
+    const info = defineTool({ ...findTool('image-resize')!, slug: 'media-info', kind: 'any', outputKind: 'none' });
     const json = defineTool({ ...findTool('audio-compress')!, slug: 'waves', outputKind: (o: { format?: string }) => (o.format === 'png' ? 'image' : 'data') });
     const withMore: PipelineTools = { find: (slug) => ({ 'media-info': info, waves: json })[slug] ?? findTool(slug), options: (_t, o) => o };
     expect(refusal({ i: { tool: 'media-info' }, r: { tool: 'image-resize', input: 'i' } }, withMore).message).toContain('writes no file');

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from './tool-definition';
+import { type ToolDefinition, toolScopes } from './tool-definition';
 
 /** At most this many steps in one job or template. */
 export const MAX_PIPELINE_STEPS = 10;
@@ -88,8 +88,8 @@ export function planPipeline(steps: Record<string, PipelineStepSpec>, tools: Pip
 
 /** The first step, in order, whose tool's scope the key lacks. */
 export function firstMissingScope(plan: readonly PlannedStep[], granted: readonly string[]): { step: string; scope: string } | undefined {
-  const step = plan.find((s) => !granted.includes(s.tool.scope));
-  return step && { step: step.name, scope: step.tool.scope };
+  const step = plan.find((s) => !toolScopes(s.tool).some((scope) => granted.includes(scope)));
+  return step && { step: step.name, scope: toolScopes(step.tool)[0] };
 }
 
 /** What the whole pipeline costs: the sum of its steps' charges. */

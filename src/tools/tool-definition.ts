@@ -1,11 +1,16 @@
 import type { MediaRepository } from '../media/media.repository';
 import type { MediaOutput, ProbeResult } from '../media/media.types';
 
-/** The kinds of input a tool takes; the worker refuses an input of another kind before `run`. */
-export type ToolKind = 'image' | 'video' | 'audio' | 'document';
+/** The kinds of input a tool takes (`any`: every kind the probe knows); the worker refuses an input of another kind before `run`. */
+export type ToolKind = 'image' | 'video' | 'audio' | 'document' | 'any';
 
 /** What a tool writes: a file of a kind other tools take, JSON data, or nothing. */
-export type ToolOutputKind = ToolKind | 'data' | 'none';
+export type ToolOutputKind = Exclude<ToolKind, 'any'> | 'data' | 'none';
+
+/** Whether a tool of this kind takes an input the probe (or the upload sniffer) found to be `inputKind`. */
+export function takesKind(toolKind: ToolKind, inputKind: string): boolean {
+  return toolKind === 'any' ? inputKind !== 'unknown' : inputKind === toolKind;
+}
 
 /** What a tool's `run` gets: its validated options and a local input file the probe has described. */
 export interface ToolRunContext<Options> {
@@ -82,8 +87,8 @@ export interface ToolDefinition<Slug extends string = string, Options = Record<s
   outputKind?: ToolOutputKind | ((options: Options) => ToolOutputKind);
   /** The BullMQ queue its jobs go to (QUEUES in src/queue): one worker per queue. */
   queue: string;
-  /** The API-key scope that may submit it. */
-  scope: string;
+  /** The API-key scope that may submit it, or several: a key with any one of them may (toolScopes). */
+  scope: string | readonly string[];
   /** The listed price in credits (`GET /v1/tools`). */
   cost: number;
   /** The credits one job with these options costs; `cost` for every tool whose price does not depend on them. */
@@ -98,6 +103,11 @@ export interface ToolDefinition<Slug extends string = string, Options = Record<s
   /** Rules the JSON Schema cannot state; a failure is 400 `validation_failed` at that path. */
   extraCheck?: (options: Record<string, unknown>) => { path: string; message: string } | undefined;
   run: (ctx: ToolRunContext<Options>) => Promise<ToolRun>;
+}
+
+/** Every scope that may submit the tool, the first one being the one the catalogue lists as `scope`. */
+export function toolScopes(tool: Pick<ToolDefinition, 'scope'>): string[] {
+  return typeof tool.scope === 'string' ? [tool.scope] : [...tool.scope];
 }
 
 /** An output's download name: `<baseName>.<ext>` (jpeg → jpg, tiff → tif). */

@@ -1,5 +1,5 @@
 import type { Tool } from '../../generated/types';
-import type { ToolDefinition as AnyToolDefinition } from './tool-definition';
+import { type ToolDefinition as AnyToolDefinition, toolScopes } from './tool-definition';
 import { TOOL_LIST } from './tool-list';
 
 export type { ToolKind } from './tool-definition';
@@ -29,7 +29,8 @@ export function toToolView(tool: ToolDefinition, optionsSchema: object): Tool {
     slug: tool.slug,
     kind: tool.kind,
     queue: tool.queue,
-    scope: tool.scope,
+    scope: toolScopes(tool)[0],
+    scopes: toolScopes(tool),
     cost: tool.cost,
     options: optionsSchema as Tool['options'],
     outputFormats: [...tool.outputFormats],

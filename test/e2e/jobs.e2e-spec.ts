@@ -198,6 +198,15 @@ describe('media jobs', () => {
       ['video-storyboard', 2, 'video:write', 'video-standard-queue'],
       ['document-convert', 2, 'documents:write', 'document-standard-queue'],
       ['pdf-render', 1, 'documents:write', 'document-standard-queue'],
+      ['image-thumbnail', 1, 'image:write', 'image-standard-queue'],
+      ['audio-waveform', 1, 'audio:write', 'audio-standard-queue'],
+      ['media-info', 0, 'image:write', 'image-standard-queue'],
     ]);
+    expect(data!.tools.find((x) => x.slug === 'media-info')).toMatchObject({
+      kind: 'any',
+      scopes: ['image:write', 'video:write', 'audio:write', 'documents:write'],
+      outputFormats: [],
+    });
+    expect(data!.tools.filter((x) => x.slug !== 'media-info').every((x) => x.scopes.length === 1 && x.scopes[0] === x.scope)).toBe(true);
   });
 });

@@ -14,6 +14,9 @@ export function typedJobBodies(client: DroplineClient): void {
   void client.POST('/v1/jobs', { body: { tool: 'image-convert', input, options: { format: 'avif', quality: 60 } } });
   void client.POST('/v1/jobs', { body: { tool: 'video-convert', input, options: { format: 'webm', quality: 'low' } } });
   void client.POST('/v1/jobs', { body: { tool: 'audio-compress', input, options: { bitrate: '96k' } } });
+  void client.POST('/v1/jobs', { body: { tool: 'image-thumbnail', input, options: { width: 320, height: 320, fit: 'cover', position: 'attention', format: 'avif' } } });
+  void client.POST('/v1/jobs', { body: { tool: 'audio-waveform', input, options: { format: 'png', width: 800, height: 120, color: '#336699' } } });
+  void client.POST('/v1/jobs', { body: { tool: 'media-info', input } });
   const narrowed: JobCreate = { tool: 'image-resize', input, options: { height: 10, maintainAspectRatio: false } };
   if (narrowed.tool === 'image-resize') void narrowed.options?.width;
 
@@ -29,6 +32,12 @@ export function typedJobBodies(client: DroplineClient): void {
   const mixed: JobCreate = { tool: 'image-convert', input, options: { width: 10 } };
   // @ts-expect-error a bitrate is a string such as '128k'
   const bitrate: JobCreate = { tool: 'audio-compress', input, options: { bitrate: 128 } };
+  // @ts-expect-error a thumbnail needs a width or a height
+  const sizeless: JobCreate = { tool: 'image-thumbnail', input, options: { fit: 'cover' } };
+  // @ts-expect-error a waveform is json or png, not svg
+  const svg: JobCreate = { tool: 'audio-waveform', input, options: { format: 'svg' } };
   void mixed;
   void bitrate;
+  void sizeless;
+  void svg;
 }

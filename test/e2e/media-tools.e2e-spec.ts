@@ -141,9 +141,10 @@ describe('media tools end to end', () => {
       state: 'completed',
       cost: 0,
       result: {
-        outputFormat: 'none',
+        outputFormat: null,
         downloadUrl: null,
-        outputSize: 0,
+        outputSize: null,
+        outputs: {},
         expiredAt: null,
         info: { kind: 'video', format: 'mp4', width: 160, height: 120, videoCodec: 'h264', audioCodec: 'aac', frameRate: 25, size: served['clip.mp4'].length },
       },

@@ -1707,7 +1707,7 @@ export type components = {
          *     `tool` is 400 `unknown_tool`. Unknown keys inside `options` are ignored at run time
          *     (the typed client refuses them at compile time).
          */
-        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"] | components["schemas"]["DocumentConvertJobCreate"] | components["schemas"]["PdfRenderJobCreate"] | components["schemas"]["ImageThumbnailJobCreate"] | components["schemas"]["AudioWaveformJobCreate"] | components["schemas"]["MediaInfoJobCreate"];
+        JobCreate: components["schemas"]["ImageResizeJobCreate"] | components["schemas"]["ImageConvertJobCreate"] | components["schemas"]["ImageThumbnailJobCreate"] | components["schemas"]["VideoConvertJobCreate"] | components["schemas"]["VideoThumbnailJobCreate"] | components["schemas"]["VideoStoryboardJobCreate"] | components["schemas"]["AudioCompressJobCreate"] | components["schemas"]["AudioWaveformJobCreate"] | components["schemas"]["DocumentConvertJobCreate"] | components["schemas"]["PdfRenderJobCreate"] | components["schemas"]["MediaInfoJobCreate"];
         /**
          * @description Resize an image (scope `image:write`, 1 credit).
          * @example {

@@ -192,14 +192,14 @@ describe('media jobs', () => {
     expect(data!.tools.map((x) => [x.slug, x.cost, x.scope, x.queue])).toEqual([
       ['image-resize', 1, 'image:write', 'image-standard-queue'],
       ['image-convert', 1, 'image:write', 'image-standard-queue'],
+      ['image-thumbnail', 1, 'image:write', 'image-standard-queue'],
       ['video-convert', 5, 'video:write', 'video-standard-queue'],
-      ['audio-compress', 2, 'audio:write', 'audio-standard-queue'],
       ['video-thumbnail', 1, 'video:write', 'video-standard-queue'],
       ['video-storyboard', 2, 'video:write', 'video-standard-queue'],
+      ['audio-compress', 2, 'audio:write', 'audio-standard-queue'],
+      ['audio-waveform', 1, 'audio:write', 'audio-standard-queue'],
       ['document-convert', 2, 'documents:write', 'document-standard-queue'],
       ['pdf-render', 1, 'documents:write', 'document-standard-queue'],
-      ['image-thumbnail', 1, 'image:write', 'image-standard-queue'],
-      ['audio-waveform', 1, 'audio:write', 'audio-standard-queue'],
       ['media-info', 0, 'image:write', 'image-standard-queue'],
     ]);
     expect(data!.tools.find((x) => x.slug === 'media-info')).toMatchObject({

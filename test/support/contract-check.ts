@@ -128,6 +128,8 @@ export class ContractChecker {
     }
     if (res.method.toUpperCase() === 'HEAD' || res.text === undefined || !media.schema || !TEXTUAL.test(mediaType)) return problems;
 
+    // `format: binary` is the raw bytes of a file (a JSON waveform served as application/json too).
+    if (media.schema.format === 'binary') return problems;
     let body: unknown = res.text;
     if (mediaType === 'application/json') {
       try {

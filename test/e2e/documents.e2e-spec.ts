@@ -159,6 +159,9 @@ describe('document jobs end to end', () => {
     expect(messages[5]).toBe('The PDF has 10000 pages, which exceeds the limit of 2000.');
     for (const message of messages) expect(message).not.toMatch(/\n|\/tmp\/|soffice|at .*:\d+/);
     expect(await creditBalance(tenant.client)).toBe(before);
+    // A work dir goes in the run's `finally`, just after the failed state is written: wait for them.
+    const deadline = Date.now() + 10_000;
+    while ((await leftovers(jobs)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await leftovers(jobs)).toEqual([]);
 
     const after = await waitForJob(tenant.client, await submit('pdf-render', { url: files.url('report.pdf') }, { page: 3, format: 'jpeg', width: 64 }), 120_000);

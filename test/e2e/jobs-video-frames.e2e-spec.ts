@@ -167,7 +167,8 @@ describe('video frames: video-thumbnail and video-storyboard', () => {
     expect(job).toMatchObject({ state: 'failed', result: null, refunded: true, error: { code: 'unsupported_input', message: expect.any(String) } });
     expect(job.error!.message).not.toMatch(/\n|ffmpeg version/);
     expect(await creditBalance(tenant.client)).toBe(before);
-    expect(await workDirsOf(job.id)).toEqual([]);
+    // The work dir goes in the run's `finally`, just after the failed state is written: wait for it.
+    expect(await eventually(async () => (await workDirsOf(job.id)).length === 0, 10_000, 100)).toBe(true);
     const next = await completed({ tool: 'video-thumbnail', input: { url: files.url('clip.mp4') }, options: { at: 0, width: 16 } });
     expect(next.result!.outputs.output.width).toBe(16);
   });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { stat, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { makePdf } from '../../../test/support/document-fixtures';
 import { makeAudio, makeJpeg, makeVideo } from '../../../test/support/media-fixtures';
 import { ToolTestKit } from '../tool-testing';
 import { mediaInfo } from './media-info.tool';
@@ -83,5 +84,13 @@ describe('media-info', () => {
     expect(info).toMatchObject({ kind: 'audio', format: 'mp3', audioCodec: 'mp3', channels: 2, sampleRate: 48_000 });
     expect(info.duration).toBeCloseTo(2, 0);
     expect(info).not.toHaveProperty('width');
+  });
+
+  it('describes a PDF: a document, its page count', async () => {
+    const path = kit.path('three.pdf');
+    await writeFile(path, makePdf(3));
+    const { details, output } = await kit.runTool(mediaInfo, path, {});
+    expect(output).toBeUndefined();
+    expect(details!.info).toEqual({ kind: 'document', format: 'pdf', size: (await stat(path)).size, pages: 3 });
   });
 });

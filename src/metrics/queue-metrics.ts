@@ -35,8 +35,9 @@ export class QueueMetrics implements OnModuleDestroy {
     @InjectQueue(QUEUES.image) image: Queue,
     @InjectQueue(QUEUES.video) video: Queue,
     @InjectQueue(QUEUES.audio) audio: Queue,
+    @InjectQueue(QUEUES.document) document: Queue,
   ) {
-    const queues = [webhooks, image, video, audio];
+    const queues = [webhooks, image, video, audio, document];
     // One gauge pair per app: a second app in the same process (tests) replaces the first's.
     register.removeSingleMetric(DEPTH);
     register.removeSingleMetric(ACTIVE);

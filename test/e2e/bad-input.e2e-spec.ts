@@ -25,9 +25,10 @@ describe('hostile input on every operation', () => {
     slug: string;
     submissionId: string;
     jobId: string;
+    templateId: string;
   }
 
-  /** A drop with one submission, and a queued job (no worker runs it): real values for every path parameter. */
+  /** A drop with one submission, a queued job (no worker runs it) and a template: real values for every path parameter. */
   async function freshTargets(): Promise<Targets> {
     const slug = uniqueSlug('hostile');
     const drop = await tenant.client.POST('/v1/drops', { body: { name: 'target', slug } });
@@ -39,7 +40,9 @@ describe('hostile input on every operation', () => {
     const submissionId = ((await submitted.json()) as { submission: { id: string } }).submission.id;
     const job = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: 'http://127.0.0.1:9/a.png' }, options: { width: 10 } } as any });
     expect(job.response.status).toBe(202);
-    return { slug, submissionId, jobId: (job.data as JobAccepted).id };
+    const template = await tenant.client.POST('/v1/templates', { body: { name: 'target', steps: { small: { tool: 'image-resize', options: { width: 10 } } } } });
+    expect(template.response.status).toBe(201);
+    return { slug, submissionId, jobId: (job.data as JobAccepted).id, templateId: template.data!.template.id };
   }
 
   /** The path with real targets, then with each hostile value in every parameter. */
@@ -49,7 +52,13 @@ describe('hostile input on every operation', () => {
   ];
 
   function realPath(template: string, targets: Targets): string {
-    const id = template.includes('/submissions/') ? targets.submissionId : template.includes('jobs/') ? targets.jobId : 'whd_unknown';
+    const id = template.includes('/submissions/')
+      ? targets.submissionId
+      : template.includes('jobs/')
+        ? targets.jobId
+        : template.includes('/templates/')
+          ? targets.templateId
+          : 'whd_unknown';
     return template.replace('{slug}', targets.slug).replace('{id}', id).replace('{key}', 'unknown-key');
   }
   const bodies: (string | undefined)[] = [

@@ -244,7 +244,7 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
     expect(plain.data).toEqual({ id: job.id, state: 'queued', statusUrl: `/v1/jobs/${job.id}` });
   });
 
-  it('a waited GET of an unknown job is 404 at once; a failed job ends the wait too', async () => {
+  it("a waited GET of an unknown job, or of another account's, is 404 at once; a failed job ends the wait too", async () => {
     const missing = await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: 'job_nosuchjob000' } }, headers: { Prefer: 'wait=30' } });
     expect(missing.response.status).toBe(404);
     const failed = await tenant.client.POST('/v1/jobs', {
@@ -253,6 +253,13 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
     });
     expect(failed.response.status).toBe(200);
     expect((failed.data as { job: Job }).job).toMatchObject({ state: 'failed', refunded: true, error: { code: expect.any(String) } });
+    // Another account's key waiting on this job: 404 at once, as a plain GET (the job is found by the key).
+    const stranger = await t.newTenant();
+    const started = Date.now();
+    const foreign = await stranger.client.GET('/v1/jobs/{id}', { params: { path: { id: (failed.data as { job: Job }).job.id } }, headers: { Prefer: 'wait=30' } });
+    expect(foreign.response.status).toBe(404);
+    expect(foreign.error).toMatchObject({ error: { code: 'not_found' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await waiters()).toBe(0);
   });
 

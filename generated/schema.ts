@@ -668,6 +668,15 @@ export type paths = {
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
          *     refunded on failure or cancel.
          *
+         *     **Pipelines.** Instead of `tool` and `options`, a body may name `steps` (`PipelineJobCreate`:
+         *     at most 10 named steps, each a tool with its options, reading the job's input or another
+         *     step's output) or a saved `template` (`TemplateJobCreate`, `tpl_…` of the same account, 404
+         *     `not_found` otherwise). Giving two of `tool`, `steps`, `template`, an unknown step
+         *     reference, a cycle, a step whose tool cannot read the kind of file its input step writes,
+         *     or more than 10 steps is 400 `invalid_pipeline` naming the step; the key needs every step's
+         *     scope (403 `insufficient_scope` naming the first missing one). The cost is the sum of the
+         *     steps', debited once; a pipeline counts as one job in flight. See `Job.steps`.
+         *
          *     With `Prefer: wait=N` (1–60) the answer waits until the job has reached a final state or N
          *     seconds have passed: a job that ended in time is answered `200` with the body of `GET
          *     /v1/jobs/{id}` (its `result.downloadUrl` included), one still in flight with the usual
@@ -723,7 +732,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a queued job
-         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. Scope — none.
+         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. A pipeline job can also be canceled while running — every step not yet completed becomes `canceled` and its credits come back (one ledger line each; a running step's work is discarded), completed steps keep their outputs. Scope — none.
          */
         post: operations["cancelJob"];
         delete?: never;
@@ -759,7 +768,16 @@ export type paths = {
          *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
          *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
          *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
-         *     refunded on failure or cancel. Alias of the `/v1` operation.
+         *     refunded on failure or cancel.
+         *
+         *     **Pipelines.** Instead of `tool` and `options`, a body may name `steps` (`PipelineJobCreate`:
+         *     at most 10 named steps, each a tool with its options, reading the job's input or another
+         *     step's output) or a saved `template` (`TemplateJobCreate`, `tpl_…` of the same account, 404
+         *     `not_found` otherwise). Giving two of `tool`, `steps`, `template`, an unknown step
+         *     reference, a cycle, a step whose tool cannot read the kind of file its input step writes,
+         *     or more than 10 steps is 400 `invalid_pipeline` naming the step; the key needs every step's
+         *     scope (403 `insufficient_scope` naming the first missing one). The cost is the sum of the
+         *     steps', debited once; a pipeline counts as one job in flight. See `Job.steps`. Alias of the `/v1` operation.
          *
          *     With `Prefer: wait=N` (1–60) the answer waits until the job has reached a final state or N
          *     seconds have passed: a job that ended in time is answered `200` with the body of `GET
@@ -816,7 +834,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a queued job
-         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. Scope — none. Alias of the `/v1` operation.
+         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. A pipeline job can also be canceled while running — every step not yet completed becomes `canceled` and its credits come back (one ledger line each; a running step's work is discarded), completed steps keep their outputs. Scope — none. Alias of the `/v1` operation.
          */
         post: operations["apiCancelJob"];
         delete?: never;
@@ -1703,6 +1721,76 @@ export type components = {
             fileId?: string;
         };
         /**
+         * @description What `POST /v1/jobs` takes: one tool (`JobCreate`, the spec's form), named steps
+         *     (`PipelineJobCreate`) or a saved template (`TemplateJobCreate`).
+         */
+        JobRequest: components["schemas"]["JobCreate"] | components["schemas"]["PipelineJobCreate"] | components["schemas"]["TemplateJobCreate"];
+        /**
+         * @description A job of named steps. Each step runs one tool (its scope, its cost: the job costs the sum,
+         *     debited once); a step without `input` reads the job's input, one with `input` reads that
+         *     step's main output once it has finished. Independent steps run in parallel.
+         * @example {
+         *       "input": {
+         *         "url": "https://media.example.com/clip.mp4"
+         *       },
+         *       "steps": {
+         *         "web": {
+         *           "tool": "video-convert",
+         *           "options": {
+         *             "format": "mp4",
+         *             "resolution": "720p"
+         *           }
+         *         },
+         *         "poster": {
+         *           "tool": "video-thumbnail",
+         *           "options": {
+         *             "at": "auto",
+         *             "format": "jpeg"
+         *           }
+         *         },
+         *         "storyboard": {
+         *           "tool": "video-storyboard",
+         *           "options": {
+         *             "interval": 5
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        PipelineJobCreate: {
+            steps: components["schemas"]["PipelineSteps"];
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /** @description A job that runs a saved template's steps (`POST /v1/templates`) on `input`; the job keeps the steps it started with. */
+        TemplateJobCreate: {
+            /** @example tpl_0000000000000000 */
+            template: string;
+            input?: components["schemas"]["JobInput"];
+            webhookUrl?: components["schemas"]["JobWebhookUrl"];
+            idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
+        };
+        /** @description One step of a pipeline job, with the files it wrote once it has completed. */
+        JobStep: {
+            tool: components["schemas"]["ToolSlug"];
+            /** @description The step whose output it reads; null for the job's input. */
+            input: string | null;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            /** @description This step's share of the job's cost; given back (one ledger line) when the step fails, never runs or is canceled. */
+            cost: number;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            error: components["schemas"]["JobError"];
+            /** @description The step's files by output name (`output` the main one), as in `JobResult.outputs`; empty until it has completed. They stay downloadable when a later step fails. */
+            outputs: {
+                [key: string]: components["schemas"]["JobOutput"];
+            };
+        };
+        /**
          * @description A job request; `tool` decides which `options` apply (one schema per tool). An unknown
          *     `tool` is 400 `unknown_tool`. Unknown keys inside `options` are ignored at run time
          *     (the typed client refuses them at compile time).
@@ -2085,11 +2173,13 @@ export type components = {
         /** @description Present when the job failed, otherwise null. */
         JobError: {
             /**
-             * @description `invalid_option`: an option the input cannot honour, known only once it is read (pdf-render's `page` past the PDF's last page).
+             * @description `invalid_option`: an option the input cannot honour, known only once it is read (pdf-render's `page` past the PDF's last page). `upstream_failed`: a pipeline step that never ran because the step it reads failed. `canceled`: a pipeline step stopped by a cancel.
              * @enum {string}
              */
-            code: "input_fetch_failed" | "input_too_large" | "unsupported_input" | "input_infected" | "processing_failed" | "timeout" | "invalid_option";
+            code: "input_fetch_failed" | "input_too_large" | "unsupported_input" | "input_infected" | "processing_failed" | "timeout" | "invalid_option" | "upstream_failed" | "canceled";
             message: string;
+            /** @description A pipeline job's error only, the step that failed (its own error is in `steps`). */
+            step?: string;
         } | null;
         Job: {
             id: string;
@@ -2110,6 +2200,19 @@ export type components = {
             finishedAt: string | null;
             /** @example image-standard-queue */
             queue: string;
+            /**
+             * @description A pipeline job's steps by name, in the order they were given; absent for a single-tool job.
+             *     For a pipeline, `tool` and `queue` are those of its first step, `progress` is the steps'
+             *     mean, `result` (once every step has completed) has `outputFormat`, `downloadUrl` and
+             *     `outputSize` null and every file in `outputs`: a step's main output under the step's name,
+             *     a further one under `<step>.<output>` (`storyboard.vtt`). A failed step fails the steps
+             *     that read it (`upstream_failed`) and the job (`error.step`); the credits of the steps that
+             *     failed or never ran come back, one ledger line each (`refunded` is true once every step's
+             *     were), and the files of the steps that completed stay in `steps.<name>.outputs`.
+             */
+            steps?: {
+                [key: string]: components["schemas"]["JobStep"];
+            };
         };
         JobEnvelope: {
             job: components["schemas"]["Job"];
@@ -2137,7 +2240,96 @@ export type components = {
                 submission: components["schemas"]["Submission"];
             };
         };
-        /** @description The body of `job.completed` and `job.failed`; `data.job` is what `GET /v1/jobs/{id}` answers. */
+        /**
+         * @description The body of `job.completed` and `job.failed`; `data.job` is what `GET /v1/jobs/{id}` answers.
+         * @example {
+         *       "type": "job.completed",
+         *       "timestamp": "2026-11-25T20:15:04.120Z",
+         *       "data": {
+         *         "job": {
+         *           "id": "job_3Hk9sLq2Wm7Zx0Pc",
+         *           "tool": "video-convert",
+         *           "state": "completed",
+         *           "progress": 100,
+         *           "result": {
+         *             "status": "converted",
+         *             "outputFormat": null,
+         *             "downloadUrl": null,
+         *             "expiredAt": null,
+         *             "outputSize": null,
+         *             "outputs": {
+         *               "web": {
+         *                 "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
+         *                 "contentType": "video/mp4",
+         *                 "size": 1843211,
+         *                 "fileName": "clip.mp4",
+         *                 "format": "mp4",
+         *                 "width": 1280,
+         *                 "height": 720,
+         *                 "duration": 12.4
+         *               },
+         *               "poster": {
+         *                 "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
+         *                 "contentType": "image/jpeg",
+         *                 "size": 48211,
+         *                 "fileName": "clip.jpg",
+         *                 "format": "jpeg",
+         *                 "width": 1920,
+         *                 "height": 1080
+         *               }
+         *             }
+         *           },
+         *           "error": null,
+         *           "cost": 11,
+         *           "refunded": false,
+         *           "createdAt": "2026-11-25T20:14:51.002Z",
+         *           "startedAt": "2026-11-25T20:14:51.040Z",
+         *           "finishedAt": "2026-11-25T20:15:04.101Z",
+         *           "queue": "video-standard-queue",
+         *           "steps": {
+         *             "web": {
+         *               "tool": "video-convert",
+         *               "input": null,
+         *               "state": "completed",
+         *               "progress": 100,
+         *               "cost": 10,
+         *               "startedAt": "2026-11-25T20:14:51.040Z",
+         *               "finishedAt": "2026-11-25T20:15:04.101Z",
+         *               "error": null,
+         *               "outputs": {
+         *                 "output": {
+         *                   "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
+         *                   "contentType": "video/mp4",
+         *                   "size": 1843211,
+         *                   "fileName": "clip.mp4",
+         *                   "format": "mp4"
+         *                 }
+         *               }
+         *             },
+         *             "poster": {
+         *               "tool": "video-thumbnail",
+         *               "input": null,
+         *               "state": "completed",
+         *               "progress": 100,
+         *               "cost": 1,
+         *               "startedAt": "2026-11-25T20:14:51.052Z",
+         *               "finishedAt": "2026-11-25T20:14:52.610Z",
+         *               "error": null,
+         *               "outputs": {
+         *                 "output": {
+         *                   "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
+         *                   "contentType": "image/jpeg",
+         *                   "size": 48211,
+         *                   "fileName": "clip.jpg",
+         *                   "format": "jpeg"
+         *                 }
+         *               }
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         */
         JobWebhookEvent: {
             /** @enum {string} */
             type: "job.completed" | "job.failed";
@@ -2356,7 +2548,7 @@ export type components = {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["JobCreate"];
+                "application/json": components["schemas"]["JobRequest"];
             };
         };
     };
@@ -5108,7 +5300,7 @@ export interface operations {
         responses: {
             200: components["responses"]["JobEndedInTime"];
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `invalid_pipeline`: steps that cannot run (see the description), or two of `tool`, `steps`, `template`; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,6 +5329,15 @@ export interface operations {
             };
             /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope; `plan_not_eligible`: `webhookUrl` on the free plan. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `template` does not exist or is another account's. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5426,7 +5627,7 @@ export interface operations {
         responses: {
             200: components["responses"]["JobEndedInTime"];
             202: components["responses"]["JobAccepted"];
-            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `invalid_pipeline`: steps that cannot run (see the description), or two of `tool`, `steps`, `template`; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5455,6 +5656,15 @@ export interface operations {
             };
             /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope; `plan_not_eligible`: `webhookUrl` on the free plan. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `template` does not exist or is another account's. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import type { JobCreate } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorator';
 import { preferredWait } from '../common/prefer';
@@ -36,7 +37,7 @@ export class JobsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const startedAt = Date.now();
-    const { tool, input, options } = this.jobs.validate(auth, body);
+    const { tool, input, options } = this.jobs.validate(auth, body as JobCreate);
     const idempotency = this.idempotency.request(body, idempotencyKey);
     const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
     const result = await presented(() => this.submitJob.execute({ account: auth.account, key, tool, input, options, webhookUrl: body.webhookUrl ?? null, idempotency }));

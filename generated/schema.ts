@@ -1078,6 +1078,8 @@ export type components = {
             reason: components["schemas"]["LedgerReason"];
             /** @description The job debited or refunded; null for a grant. */
             jobId: string | null;
+            /** @description Present on a pipeline job's refund of one step (one line per step whose credits came back), the step's name. */
+            step?: string;
             /** Format: date-time */
             createdAt: string;
         };

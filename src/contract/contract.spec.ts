@@ -44,7 +44,11 @@ describe('Contract', () => {
   it("checks a job body only for what every tool agrees on; each tool's own variant checks the rest", () => {
     const body = contract.operation('createJob').body!;
     expect(body({ tool: 'image-blur', input: { url: 'http://x' } })).toBe(true); // unknown_tool is the service's answer
-    expect(body({ input: { url: 'http://x' } })).toBe(false);
+    expect(body({ input: { url: 'http://x' } })).toBe(true); // which form (tool, steps, template) is the service's question
+    expect(body({ steps: { a: { tool: 'image-resize' } }, input: { url: 'http://x' } })).toBe(true);
+    expect(body({ steps: 'a, b', input: { url: 'http://x' } })).toBe(false);
+    expect(body({ template: 'tpl_x', input: { url: 'http://x' } })).toBe(true);
+    expect(body({ template: 42 })).toBe(false);
     expect(body({ tool: 'image-resize', options: 'wide' })).toBe(false);
     expect(body({ tool: 'image-resize', webhookUrl: 'ftp://x' })).toBe(false);
     const resize = contract.variantValidator('JobCreate', 'image-resize')!;

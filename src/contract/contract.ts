@@ -122,27 +122,28 @@ export class Contract {
    * What the request guard checks of a body. A discriminated `oneOf` is checked only for what
    * all its variants agree on: the handler picks the variant and validates against it, so that
    * an unknown discriminator value gets its own error (`unknown_tool`) instead of a oneOf mismatch.
+   * A `oneOf` of request forms with such a one among them (JobRequest: one tool, steps, a
+   * template) is flattened the same way; the handler tells the forms apart.
    */
   private requestSchema(schema: Json): Json {
     const resolved = this.deref(schema);
-    if (!resolved.discriminator || !Array.isArray(resolved.oneOf)) return schema;
-    const variants: Json[] = resolved.oneOf.map((v: Json) => this.deref(v));
-    const tag = resolved.discriminator.propertyName;
+    if (!Array.isArray(resolved.oneOf)) return schema;
+    const forms: Json[] = resolved.oneOf.map((v: Json) => this.deref(v));
+    const nested = forms.filter((f) => f.discriminator && Array.isArray(f.oneOf));
+    if (!resolved.discriminator && nested.length === 0) return schema;
+    const variants: Json[] = forms.flatMap((f) => (Array.isArray(f.oneOf) ? f.oneOf.map((v: Json) => this.deref(v)) : [f]));
+    const tags = new Set<string>([resolved, ...nested].map((f) => f.discriminator?.propertyName).filter(Boolean));
     const names = new Set(variants.flatMap((v) => Object.keys(v.properties ?? {})));
     const properties: Json = {};
     for (const name of names) {
-      const forms = variants.map((v) => v.properties?.[name]);
-      if (name === tag) properties[name] = { type: 'string', maxLength: 64 };
-      else if (forms.every((f) => f && JSON.stringify(f) === JSON.stringify(forms[0]))) properties[name] = forms[0];
+      const given = variants.map((v) => v.properties?.[name]).filter(Boolean);
+      if (tags.has(name)) properties[name] = { type: 'string', maxLength: 64 };
+      else if (given.every((f) => JSON.stringify(f) === JSON.stringify(given[0]))) properties[name] = given[0];
       else properties[name] = { type: 'object' };
     }
-    const required = [
-      tag,
-      ...variants
-        .map((v) => v.required ?? [])
-        .reduce((a: string[], b: string[]) => a.filter((n) => b.includes(n)))
-        .filter((n: string) => n !== tag),
-    ];
+    const common = variants.map((v) => v.required ?? []).reduce((a: string[], b: string[]) => a.filter((n) => b.includes(n)));
+    const tag = resolved.discriminator?.propertyName as string | undefined;
+    const required = tag ? [tag, ...common.filter((n: string) => n !== tag)] : common;
     return { type: 'object', required, properties };
   }
 

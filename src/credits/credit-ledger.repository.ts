@@ -14,6 +14,8 @@ export interface LedgerEntry {
   jobId: string | null;
   delta: number;
   reason: LedgerReason;
+  /** A pipeline step's refund: the step's name. */
+  step?: string | null;
   /** The Clock's time, so spend-cap windows follow a moved clock in tests. */
   at: Date;
 }
@@ -24,8 +26,8 @@ export class CreditLedgerRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async append(tx: Db, e: LedgerEntry): Promise<void> {
-    const entry = 'INSERT INTO credit_ledger (account_id, api_key_id, job_id, delta, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)';
-    const params = [e.accountId, e.apiKeyId, e.jobId, e.delta, e.reason, e.at];
+    const entry = 'INSERT INTO credit_ledger (account_id, api_key_id, job_id, delta, reason, created_at, step) VALUES ($1, $2, $3, $4, $5, $6, $7)';
+    const params = [e.accountId, e.apiKeyId, e.jobId, e.delta, e.reason, e.at, e.step ?? null];
     if (e.reason !== 'job_debit' || !e.apiKeyId) {
       await tx.query(entry, params);
       return;
@@ -34,7 +36,7 @@ export class CreditLedgerRepository {
     // data-modifying CTE runs whether or not it is read), so a job's admission makes one round trip less.
     await tx.query(
       `WITH entry AS (${entry})
-       INSERT INTO spend_counters (api_key_id, day, spent) VALUES ($2, ($6::timestamptz AT TIME ZONE 'UTC')::date, $7)
+       INSERT INTO spend_counters (api_key_id, day, spent) VALUES ($2, ($6::timestamptz AT TIME ZONE 'UTC')::date, $8)
        ON CONFLICT (api_key_id, day) DO UPDATE SET spent = spend_counters.spent + EXCLUDED.spent`,
       [...params, -e.delta],
     );
@@ -59,11 +61,11 @@ export class CreditLedgerRepository {
   /** An account's movements, newest first, keyset-paged on (created_at, id). */
   async page(accountId: string, limit: number, cursor?: string): Promise<{ entries: LedgerEntryView[]; nextCursor: string | null }> {
     const after = decodeCursor(cursor, SERIAL_ID);
-    const found = await rows<{ id: string; delta: number; reason: LedgerReason; job_id: string | null; created_at: Date }>(
+    const found = await rows<{ id: string; delta: number; reason: LedgerReason; job_id: string | null; step: string | null; created_at: Date }>(
       this.db.manager,
       // Ordered by the bigint column, not the text it is read as: `ORDER BY id` named the output
       // column `id::text`, so '9' sorted after '10' and a page boundary could skip a row.
-      `SELECT l.id::text AS id, l.delta, l.reason, l.job_id, l.created_at FROM credit_ledger l
+      `SELECT l.id::text AS id, l.delta, l.reason, l.job_id, l.step, l.created_at FROM credit_ledger l
         WHERE l.account_id = $1 ${after ? 'AND (l.created_at, l.id) < ($3, $4::bigint)' : ''}
         ORDER BY l.created_at DESC, l.id DESC LIMIT $2`,
       after ? [accountId, limit + 1, after.createdAt, after.id] : [accountId, limit + 1],
@@ -73,7 +75,14 @@ export class CreditLedgerRepository {
       limit,
     );
     return {
-      entries: page.items.map((r) => ({ id: r.id, amount: r.delta, reason: r.reason, jobId: r.job_id, createdAt: r.created_at.toISOString() })),
+      entries: page.items.map((r) => ({
+        id: r.id,
+        amount: r.delta,
+        reason: r.reason,
+        jobId: r.job_id,
+        ...(r.step ? { step: r.step } : {}),
+        createdAt: r.created_at.toISOString(),
+      })),
       nextCursor: page.nextCursor,
     };
   }

@@ -9,6 +9,8 @@ export interface Charge {
   apiKeyId: string | null;
   jobId: string;
   cost: number;
+  /** A pipeline step's refund: the step's name (the line's job is the pipeline). */
+  step?: string | null;
 }
 
 /**

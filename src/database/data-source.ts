@@ -21,6 +21,7 @@ import { DropTrust1764200000300 } from './migrations/1764200000300-drop-trust';
 import { Templates1764200000400 } from './migrations/1764200000400-templates';
 import { JobOutputs1764200000600 } from './migrations/1764200000600-job-outputs';
 import { JobEndedNotify1764200000900 } from './migrations/1764200000900-job-ended-notify';
+import { Pipelines1764200001000 } from './migrations/1764200001000-pipelines';
 
 /**
  * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   Templates1764200000400,
   JobOutputs1764200000600,
   JobEndedNotify1764200000900,
+  Pipelines1764200001000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

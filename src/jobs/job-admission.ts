@@ -4,10 +4,12 @@ import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { CreditsService } from '../credits/credits.service';
 import type { Db } from '../database/sql';
-import type { ToolDefinition } from '../tools/tool-registry';
+import { type PlannedStep, pipelineCharge } from '../tools/pipeline-plan';
+import type { ToolDefinition, ToolSlug } from '../tools/tool-registry';
 import { IdempotencyService, type IdempotentRequest } from './idempotency.service';
 import type { JobInput } from './job.entity';
-import { type RankedJob, JobsRepository } from './jobs.repository';
+import type { DispatchedJob } from './job-dispatch';
+import { type NewJob, type RankedJob, JobsRepository } from './jobs.repository';
 import { decideAdmission, hasSpendCap, type Refusal } from './lifecycle/admission-rules';
 import { JobQueue } from './job-queue';
 
@@ -27,11 +29,18 @@ export interface Admission {
   waitForSlot?: boolean;
   /** Recorded in the job's transaction; needs `key`. The caller holds the key's lock (IdempotencyService.exclusively). */
   idempotency?: IdempotentRequest;
+  /**
+   * A job with steps (PipelineCheck's plan; `tool` is then its first step's): one job row costing
+   * the steps' sum and counting once in flight, and one row per step. `stepOrder`: the names as
+   * the client gave them (the plan's order puts a step after the one it reads).
+   */
+  pipeline?: PlannedStep[];
+  stepOrder?: string[];
 }
 
 export type AdmissionResult =
-  /** The job row, with its fair-share rank for the enqueue. */
-  | { outcome: 'admitted'; job: RankedJob }
+  /** The job row, with its fair-share rank for the enqueue (and a pipeline's steps to enqueue). */
+  | { outcome: 'admitted'; job: DispatchedJob }
   /** Nothing was written. */
   | { outcome: 'refused'; refusal: Refusal };
 
@@ -62,8 +71,8 @@ export class JobAdmission {
     const decision = decideAdmission({
       account,
       key: a.key,
-      // The tool's price for these options (a fixed `cost` unless the tool defines `charge`).
-      tool: { cost: a.tool.charge(a.options) },
+      // The tool's price for these options (a fixed `cost` unless the tool defines `charge`); a pipeline's is its steps' sum.
+      tool: { cost: a.pipeline ? pipelineCharge(a.pipeline) : a.tool.charge(a.options) },
       counts: { inFlight: inFlight.all, inFlightOnQueue: inFlight.onQueue, spentToday: spent.day, spentThisMonth: spent.month },
       waitForSlot: a.waitForSlot,
     });
@@ -75,20 +84,56 @@ export class JobAdmission {
       if (!(await this.idempotency.record(tx, a.key.id, a.idempotency, response, now))) throw new Error('Idempotency key taken under its lock');
     }
     await this.credits.debit(tx, { accountId: a.accountId, apiKeyId: a.key?.id ?? null, jobId: id, cost: decision.cost });
-    const job = await this.jobs.insert(tx, {
+    const row: NewJob = {
       id,
       accountId: a.accountId,
       apiKeyId: a.key?.id ?? null,
       tool: a.tool.slug,
       queue: a.tool.queue,
       input: a.input,
-      options: a.options,
+      options: a.pipeline ? {} : a.options,
       webhookUrl: a.webhookUrl ?? null,
       cost: decision.cost,
       submissionId: a.submissionId ?? null,
       queuePrefix: this.queue.prefix,
       waitingForSlot: decision.waitForSlot,
-    });
-    return { outcome: 'admitted', job: { ...job, fairShareRank: decision.fairShareRank } };
+      steps: a.pipeline ? (a.stepOrder ?? a.pipeline.map((s) => s.name)) : null,
+    };
+    const job = await this.jobs.insert(tx, row);
+    const firstSteps = a.pipeline ? await this.insertSteps(tx, row, a.pipeline, decision.fairShareRank) : undefined;
+    return { outcome: 'admitted', job: { ...job, fairShareRank: decision.fairShareRank, firstSteps } };
+  }
+
+  /**
+   * One job row per step, each with its own tool, queue and price. A step reading another's output
+   * waits blocked until that one completes (AdvancePipeline), and so does every step of a pipeline
+   * waiting for its account's slot. Returns the steps that may be enqueued now.
+   */
+  private async insertSteps(tx: Db, pipeline: NewJob, plan: PlannedStep[], fairShareRank: number): Promise<RankedJob[]> {
+    const runnable: RankedJob[] = [];
+    for (const step of plan) {
+      const blocked = step.input !== null || pipeline.waitingForSlot;
+      const row = await this.jobs.insert(tx, {
+        id: newId('job'),
+        accountId: pipeline.accountId,
+        apiKeyId: pipeline.apiKeyId,
+        tool: step.tool.slug as ToolSlug,
+        queue: step.tool.queue,
+        input: step.input === null ? pipeline.input : {},
+        options: step.options,
+        webhookUrl: null,
+        cost: step.tool.charge(step.options),
+        // A drop's pipeline: its steps' files are the submission's, kept as long as it (retention).
+        submissionId: pipeline.submissionId,
+        queuePrefix: pipeline.queuePrefix,
+        waitingForSlot: false,
+        pipelineId: pipeline.id,
+        stepName: step.name,
+        stepInput: step.input,
+        stepBlocked: blocked,
+      });
+      if (!blocked) runnable.push({ ...row, fairShareRank });
+    }
+    return runnable;
   }
 }

@@ -10,6 +10,10 @@ import { JobRefunds } from './job-refunds';
 import type { Job } from './job.entity';
 import { JobsRepository, type RankedJob } from './jobs.repository';
 import { enqueueFailed } from './lifecycle/job-errors';
+import { PipelinesRepository } from './pipelines.repository';
+
+/** A job to hand to the queue; a pipeline's entries are its steps that may run (admission and promotion return them). */
+export type DispatchedJob = RankedJob & { firstSteps?: RankedJob[] };
 
 /**
  * Hands committed jobs to the queue, at their fair-share rank (read in the statement that admitted,
@@ -24,6 +28,7 @@ export class JobDispatch {
     private readonly transactions: Transactions,
     private readonly accounts: AccountsRepository,
     private readonly jobs: JobsRepository,
+    private readonly pipelines: PipelinesRepository,
     private readonly refunds: JobRefunds,
     private readonly idempotency: IdempotencyService,
     private readonly queue: JobQueue,
@@ -34,20 +39,26 @@ export class JobDispatch {
    * The jobs API's enqueue. If the queue refuses, the row is removed and the credits come back
    * before answering `enqueue_failed`. `connection`: the one holding the idempotency key's lock.
    */
-  async enqueueOrWithdraw(job: RankedJob, connection?: EntityManager): Promise<void> {
+  async enqueueOrWithdraw(job: DispatchedJob, connection?: EntityManager): Promise<void> {
+    // A pipeline has no queue entry of its own: its first steps have.
+    const entries = job.steps ? (job.firstSteps ?? []) : [job];
     try {
-      await this.queue.add(job.queue, job.id, job.fairShareRank);
+      for (const entry of entries) await this.queue.add(entry.queue, entry.id, entry.fairShareRank);
     } catch (err) {
       await this.withdraw(job.id, connection);
       this.logger.error({ jobId: job.id, err: (err as Error).message }, 'Job could not be queued: withdrawn and refunded');
       throw enqueueFailed();
     }
-    await this.jobs.markEnqueued(job.id, this.clock.now(), connection);
-    this.logger.log({ jobId: job.id, tool: job.tool, queue: job.queue }, 'Job queued');
+    for (const entry of entries) await this.jobs.markEnqueued(entry.id, this.clock.now(), connection);
+    this.logger.log({ jobId: job.id, tool: job.tool, queue: job.queue, steps: job.steps?.length }, 'Job queued');
   }
 
   /** A drop intake's enqueue: a queue that is down leaves the job to the sweeper (ReconcileJobs). */
-  async enqueueOrLeave(job: Job & { fairShareRank?: number }): Promise<void> {
+  async enqueueOrLeave(job: Job & { fairShareRank?: number; firstSteps?: RankedJob[] }): Promise<void> {
+    if (job.steps && !job.waitingForSlot) {
+      for (const step of job.firstSteps ?? []) await this.enqueueOrLeave(step);
+      return;
+    }
     if (job.waitingForSlot) {
       this.logger.log({ jobId: job.id, accountId: job.accountId }, 'Job waits for a slot of its account');
       // A job of the account that ended while this one was admitted may not have seen it waiting
@@ -73,7 +84,10 @@ export class JobDispatch {
       const account = await this.accounts.lockForAdmission(tx, accountId);
       if (!account) return [];
       const free = limitsOf(account.plan).inFlightJobs - (await this.jobs.countInFlight(tx, accountId)).all;
-      return free > 0 ? this.jobs.takeSlots(tx, accountId, free) : [];
+      const taken: DispatchedJob[] = free > 0 ? await this.jobs.takeSlots(tx, accountId, free) : [];
+      // A pipeline's slot lets the steps that read its input run.
+      for (const job of taken) if (job.steps) job.firstSteps = await this.pipelines.unblockFirstSteps(tx, job.id);
+      return taken;
     });
     for (const job of promoted) await this.enqueueOrLeave(job);
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../accounts/account.entity';
 import { limitsOf, MB } from '../config/plans';
-import { takesKind } from '../tools/tool-definition';
-import type { ToolDefinition } from '../tools/tool-registry';
+import { takesKind, type ToolDefinition } from '../tools/tool-definition';
 import { UploadsService } from '../uploads/uploads.service';
 import type { JobInput } from './job.entity';
 import { JobCommandError } from './lifecycle/job-errors';
@@ -12,7 +11,8 @@ import { JobCommandError } from './lifecycle/job-errors';
 export class JobInputs {
   constructor(private readonly uploads: UploadsService) {}
 
-  async resolve(account: Pick<Account, 'id' | 'plan'>, input: { url?: string; fileId?: string }, tool: ToolDefinition): Promise<JobInput> {
+  /** `readers`: the tools that will read the input (one, or a pipeline's first steps). */
+  async resolve(account: Pick<Account, 'id' | 'plan'>, input: { url?: string; fileId?: string }, readers: readonly Pick<ToolDefinition, 'slug' | 'kind'>[]): Promise<JobInput> {
     if (!input.fileId) return input;
     const upload = await this.uploads.findCurrent(account.id, input.fileId);
     if (!upload) {
@@ -21,7 +21,8 @@ export class JobInputs {
       ]);
     }
     // The upload's kind was sniffed when it arrived: a mismatch is known now, not when a worker fails.
-    if (!takesKind(tool.kind, upload.fileKind)) {
+    const tool = readers.find((t) => !takesKind(t.kind, upload.fileKind));
+    if (tool) {
       throw new JobCommandError(
         'unsupported_input',
         `${tool.slug} takes ${article(tool.kind)} ${tool.kind} file; upload ${upload.id} is ${article(upload.fileKind)} ${upload.fileKind} file (${upload.fileMime}).`,

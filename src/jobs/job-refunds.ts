@@ -17,7 +17,8 @@ export class JobRefunds {
   async refundOnce(tx: Db, jobId: string): Promise<boolean> {
     const job = await this.jobs.markRefunded(tx, jobId);
     if (!job) return false;
-    await this.credits.refund(tx, { ...job, jobId });
+    const { accountId, apiKeyId, cost, pipelineId, stepName } = job;
+    await this.credits.refund(tx, { accountId, apiKeyId, cost, jobId: pipelineId ?? jobId, step: stepName });
     return true;
   }
 }

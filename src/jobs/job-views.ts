@@ -47,7 +47,7 @@ export function toJobView(job: Job, urls: Record<string, string> = {}): JobView 
 }
 
 /** `result.outputs`: the main output under `output` (from the result's top-level fields), then the further ones. */
-function outputsView(job: Job, r: StoredJobResult, urls: Record<string, string>): Record<string, JobOutput> {
+export function outputsView(job: Job, r: StoredJobResult, urls: Record<string, string>): Record<string, JobOutput> {
   const outputs: Record<string, JobOutput> = {};
   if (job.outputKey && r.outputFormat && r.outputFileName && r.outputSize !== undefined) {
     outputs[MAIN_OUTPUT] = {

@@ -68,6 +68,7 @@ export interface StoredJobResult {
 @Index('jobs_key_state_idx', { synchronize: false })
 @Index('jobs_output_keys_idx', { synchronize: false })
 @Index('jobs_live_output_keys_idx', { synchronize: false })
+@Index('jobs_pipeline_idx', { synchronize: false })
 export class Job {
   @PrimaryColumn('text')
   id: string;
@@ -172,6 +173,31 @@ export class Job {
   /** The holding run's last heartbeat; past the lease the sweeper may hand the job to another run. */
   @Column({ type: 'timestamptz', name: 'run_heartbeat_at', precision: 3, nullable: true })
   runHeartbeatAt?: Date | null;
+
+  /** A pipeline's step: the pipeline job it belongs to (docs/adr/0006-pipelines.md); null for a pipeline or a single-tool job. */
+  @Column({ type: 'text', name: 'pipeline_id', nullable: true })
+  pipelineId?: string | null;
+
+  /** Schema only (the migration's foreign key): a pipeline's steps go with it. */
+  @ManyToOne(() => Job, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'pipeline_id', foreignKeyConstraintName: 'jobs_pipeline_id_fkey' })
+  pipeline?: Job | null;
+
+  /** A step's name in its pipeline. */
+  @Column({ type: 'text', name: 'step_name', nullable: true })
+  stepName?: string | null;
+
+  /** The step whose output a step reads; null when it reads the pipeline's input. */
+  @Column({ type: 'text', name: 'step_input', nullable: true })
+  stepInput?: string | null;
+
+  /** A step waiting for the step it reads (or for its pipeline's slot): never enqueued while true. */
+  @Column({ type: 'boolean', name: 'step_blocked', default: false })
+  stepBlocked?: boolean;
+
+  /** A pipeline job's step names, in the order the client gave them; null for any other job. */
+  @Column({ type: 'jsonb', nullable: true })
+  steps?: string[] | null;
 
   /** A finished job whose consequences (refund, webhook, submission update) are not all applied yet. */
   @Column({ type: 'boolean', name: 'consequences_pending', default: false })

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { JobCreate } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorator';
 import { preferredWait } from '../common/prefer';
@@ -37,10 +36,10 @@ export class JobsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const startedAt = Date.now();
-    const { tool, input, options } = this.jobs.validate(auth, body as JobCreate);
+    const valid = await this.jobs.validate(auth, body);
     const idempotency = this.idempotency.request(body, idempotencyKey);
     const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
-    const result = await presented(() => this.submitJob.execute({ account: auth.account, key, tool, input, options, webhookUrl: body.webhookUrl ?? null, idempotency }));
+    const result = await presented(() => this.submitJob.execute({ account: auth.account, key, ...valid, webhookUrl: body.webhookUrl ?? null, idempotency }));
     // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
     const { id, statusUrl } = result.body as { id?: unknown; statusUrl?: unknown };
     if (result.status === 202 && typeof statusUrl === 'string') reply.header('location', statusUrl);

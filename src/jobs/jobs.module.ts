@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { TemplatesModule } from '../templates/templates.module';
+import { PipelineCheck } from '../tools/pipeline-check';
+import { JobViewer } from './job-viewer';
+import { PipelinesRepository } from './pipelines.repository';
+import { AdvancePipeline } from './use-cases/advance-pipeline';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CreditsModule } from '../credits/credits.module';
@@ -26,7 +31,7 @@ import { SubmitJob } from './use-cases/submit-job';
  * A job's end is published as a JobFinished event (EventEmitterModule, global).
  */
 @Module({
-  imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, EventEmitterModule.forRoot()],
+  imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, TemplatesModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
   providers: [
     JobsRepository,
@@ -43,7 +48,11 @@ import { SubmitJob } from './use-cases/submit-job';
     SubmitJob,
     CancelJob,
     SettleJob,
+    AdvancePipeline,
+    PipelinesRepository,
+    PipelineCheck,
+    JobViewer,
   ],
-  exports: [JobsRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
+  exports: [JobsRepository, PipelinesRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
 })
 export class JobsModule {}

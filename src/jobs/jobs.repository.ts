@@ -7,7 +7,7 @@ import type { Job, JobState, StoredJobResult } from './job.entity';
 import { fromStatesSql, IN_FLIGHT_STATES, INITIAL_STATE, sqlStates, TRANSITIONS, type TransitionName } from './lifecycle/job-states';
 
 /** A state write's pieces from the lifecycle table (lifecycle/job-states.ts): the target state and the allowed from-states. */
-function transition(name: TransitionName): { to: string; from: string } {
+export function transition(name: TransitionName): { to: string; from: string } {
   return { to: `'${TRANSITIONS[name].to}'`, from: fromStatesSql(name) };
 }
 const START = transition('start');
@@ -15,25 +15,26 @@ const REQUEUE = transition('requeue');
 const COMPLETE = transition('complete');
 const FAIL = transition('fail');
 const CANCEL = transition('cancel');
-const IN_FLIGHT = sqlStates(IN_FLIGHT_STATES);
-const INITIAL = `'${INITIAL_STATE}'`;
+export const IN_FLIGHT = sqlStates(IN_FLIGHT_STATES);
+export const INITIAL = `'${INITIAL_STATE}'`;
 
 /**
  * A job's fair-share rank (JobQueue): how many of its account's jobs on its queue are in flight
  * and older. Read in the statement that finds or changes the row, so an enqueue needs no query of its own.
  */
-const FAIR_SHARE_RANK = `(SELECT count(*) FROM jobs ahead WHERE ahead.account_id = jobs.account_id AND ahead.queue = jobs.queue
+export const FAIR_SHARE_RANK = `(SELECT count(*) FROM jobs ahead WHERE ahead.account_id = jobs.account_id AND ahead.queue = jobs.queue
   AND ahead.state IN (${IN_FLIGHT}) AND NOT ahead.waiting_for_slot AND (ahead.created_at, ahead.id) < (jobs.created_at, jobs.id))::int AS "fairShareRank"`;
 
 /** The jobs table. Hot paths (reads, state changes) are plain parameterised SQL, one statement each. */
-const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, queue, state, progress, input, options,
+export const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", tool, queue, state, progress, input, options,
   webhook_url AS "webhookUrl", cost, result, output_key AS "outputKey", output_keys AS "outputKeys", error_code AS "errorCode",
   error_message AS "errorMessage", refunded, enqueued_at AS "enqueuedAt", submission_id AS "submissionId",
-  queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", output_expired_at AS "outputExpiredAt", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
+  queue_prefix AS "queuePrefix", waiting_for_slot AS "waitingForSlot", output_expired_at AS "outputExpiredAt", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt",
+  pipeline_id AS "pipelineId", step_name AS "stepName", step_input AS "stepInput", step_blocked AS "stepBlocked", steps`;
 
-/** What a job's end must be followed by beyond promotion: its webhook, its submission's update (JobEvents). */
-const HAS_CONSEQUENCES = '(webhook_url IS NOT NULL OR submission_id IS NOT NULL)';
-const FINISHED_COLUMNS = `${COLUMNS}, consequences_pending AS "consequencesPending",
+/** What a job's end must be followed by beyond promotion: its webhook, its submission's update, its pipeline's next steps (SettleJob.finished). */
+export const HAS_CONSEQUENCES = '(webhook_url IS NOT NULL OR submission_id IS NOT NULL OR pipeline_id IS NOT NULL)';
+export const FINISHED_COLUMNS = `${COLUMNS}, consequences_pending AS "consequencesPending",
   EXISTS (SELECT 1 FROM jobs w WHERE w.account_id = jobs.account_id AND w.waiting_for_slot AND w.state = ${INITIAL}) AS "accountHasWaiting"`;
 
 /** The row a final state write returned, with what its end must be followed by. */
@@ -54,13 +55,17 @@ const OWN_JOBS = '(queue_prefix = $3 OR queue_prefix IS NULL)';
 export type NewJob = Pick<
   Job,
   'id' | 'accountId' | 'apiKeyId' | 'tool' | 'queue' | 'input' | 'options' | 'webhookUrl' | 'cost' | 'submissionId' | 'queuePrefix' | 'waitingForSlot'
->;
+> &
+  Partial<Pick<Job, 'pipelineId' | 'stepName' | 'stepInput' | 'stepBlocked' | 'steps'>>;
 
 /** What a refund needs to know of a job, returned by the statement that marks it refunded. */
 export interface RefundableJob {
   accountId: string;
   apiKeyId: string | null;
   cost: number;
+  /** A pipeline step's refund is a ledger line of its pipeline job, naming the step. */
+  pipelineId: string | null;
+  stepName: string | null;
 }
 
 @Injectable()
@@ -70,8 +75,9 @@ export class JobsRepository {
   async insert(tx: Db, job: NewJob): Promise<Job> {
     return (await firstRow<Job>(
       tx,
-      `INSERT INTO jobs (id, account_id, api_key_id, tool, queue, state, progress, input, options, webhook_url, cost, refunded, submission_id, queue_prefix, waiting_for_slot)
-       VALUES ($1, $2, $3, $4, $5, ${INITIAL}, 0, $6, $7, $8, $9, false, $10, $11, $12) RETURNING ${COLUMNS}`,
+      `INSERT INTO jobs (id, account_id, api_key_id, tool, queue, state, progress, input, options, webhook_url, cost, refunded, submission_id, queue_prefix, waiting_for_slot,
+         pipeline_id, step_name, step_input, step_blocked, steps)
+       VALUES ($1, $2, $3, $4, $5, ${INITIAL}, 0, $6, $7, $8, $9, false, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING ${COLUMNS}`,
       [
         job.id,
         job.accountId,
@@ -85,16 +91,21 @@ export class JobsRepository {
         job.submissionId,
         job.queuePrefix,
         job.waitingForSlot,
+        job.pipelineId ?? null,
+        job.stepName ?? null,
+        job.stepInput ?? null,
+        job.stepBlocked ?? false,
+        job.steps ? JSON.stringify(job.steps) : null,
       ],
     ))!;
   }
 
-  /** Queued or running, not counting conversions still waiting for a slot: on every queue, and on `queue`. */
+  /** Queued or running, not counting conversions still waiting for a slot, nor a pipeline's steps (the pipeline counts once): on every queue, and on `queue`. */
   async countInFlight(tx: Db, accountId: string, queue = ''): Promise<{ all: number; onQueue: number }> {
     const row = await firstRow<{ all: number; onQueue: number }>(
       tx,
       `SELECT count(*)::int AS "all", (count(*) FILTER (WHERE queue = $2))::int AS "onQueue"
-       FROM jobs WHERE account_id = $1 AND state IN (${IN_FLIGHT}) AND NOT waiting_for_slot`,
+       FROM jobs WHERE account_id = $1 AND state IN (${IN_FLIGHT}) AND NOT waiting_for_slot AND pipeline_id IS NULL`,
       [accountId, queue],
     );
     return row!;
@@ -125,9 +136,9 @@ export class JobsRepository {
     return firstRow<Job>(db, `SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [id]);
   }
 
-  /** A key sees only its own jobs. */
+  /** A key sees only its own jobs (a pipeline's steps only inside it). */
   findForKey(id: string, apiKeyId: string): Promise<Job | undefined> {
-    return firstRow<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
+    return firstRow<Job>(this.db, `SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND api_key_id = $2 AND pipeline_id IS NULL`, [id, apiKeyId]);
   }
 
   /** Newest first, keyset-paginated on (created_at, id); one more row than asked tells whether a next page exists. */
@@ -135,7 +146,7 @@ export class JobsRepository {
     return rows<Job>(
       this.db,
       `SELECT ${COLUMNS} FROM jobs
-       WHERE api_key_id = $1
+       WHERE api_key_id = $1 AND pipeline_id IS NULL
          AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
          AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR tool = $5)
        ORDER BY created_at DESC, id DESC LIMIT $6`,
@@ -225,9 +236,12 @@ export class JobsRepository {
 
   /** Flips `refunded` once; undefined if the job was refunded already (or does not exist). */
   markRefunded(tx: Db, id: string): Promise<RefundableJob | undefined> {
-    return firstRow<RefundableJob>(tx, 'UPDATE jobs SET refunded = true WHERE id = $1 AND refunded = false RETURNING account_id AS "accountId", api_key_id AS "apiKeyId", cost', [
-      id,
-    ]);
+    return firstRow<RefundableJob>(
+      tx,
+      `UPDATE jobs SET refunded = true WHERE id = $1 AND refunded = false
+       RETURNING account_id AS "accountId", api_key_id AS "apiKeyId", cost, pipeline_id AS "pipelineId", step_name AS "stepName"`,
+      [id],
+    );
   }
 
   /** Removes a job the queue never took (JobDispatch.withdraw). */
@@ -235,11 +249,15 @@ export class JobsRepository {
     await tx.query('DELETE FROM jobs WHERE id = $1', [id]);
   }
 
-  /** Accepted before `before` but never handed to the queue (the API died in between). */
+  /**
+   * Accepted before `before` but never handed to the queue (the API died in between); a pipeline
+   * step once it may run (not blocked), never a pipeline itself (it has no queue entry).
+   */
   findNeverEnqueued(queuePrefix: string, before: Date, limit: number): Promise<RankedJob[]> {
     return rows<RankedJob>(
       this.db,
-      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state = ${INITIAL} AND enqueued_at IS NULL AND NOT waiting_for_slot AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`,
+      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state = ${INITIAL} AND enqueued_at IS NULL AND NOT waiting_for_slot AND NOT step_blocked AND steps IS NULL
+       AND created_at < $1 AND ${OWN_JOBS} LIMIT $2`,
       [before, limit, queuePrefix],
     );
   }
@@ -248,7 +266,7 @@ export class JobsRepository {
   findInFlightEnqueuedBefore(queuePrefix: string, before: Date, limit: number): Promise<RankedJob[]> {
     return rows<RankedJob>(
       this.db,
-      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state IN (${IN_FLIGHT}) AND enqueued_at IS NOT NULL AND enqueued_at < $1 AND ${OWN_JOBS}
+      `SELECT ${COLUMNS}, ${FAIR_SHARE_RANK} FROM jobs WHERE state IN (${IN_FLIGHT}) AND enqueued_at IS NOT NULL AND enqueued_at < $1 AND steps IS NULL AND ${OWN_JOBS}
        ORDER BY enqueued_at LIMIT $2`,
       [before, limit, queuePrefix],
     );

@@ -21,6 +21,8 @@ import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { CancelJob } from '../../src/jobs/use-cases/cancel-job';
 import { CONSEQUENCES_GRACE_MS, ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
 import { SettleJob } from '../../src/jobs/use-cases/settle-job';
+import { AdvancePipeline } from '../../src/jobs/use-cases/advance-pipeline';
+import { JobViewer } from '../../src/jobs/job-viewer';
 import { SubmitJob } from '../../src/jobs/use-cases/submit-job';
 import { STORAGE } from '../../src/storage/storage.driver';
 import { AutoConvertService } from '../../src/submissions/auto-convert.service';
@@ -74,6 +76,8 @@ describe('job lifecycle use cases', () => {
         SubmitJob,
         CancelJob,
         SettleJob,
+        AdvancePipeline,
+        JobViewer,
         ReconcileJobs,
         ExclusiveSweeps,
         JobAdmission,

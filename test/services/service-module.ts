@@ -8,6 +8,7 @@ import { ApiKeysService, type NewKeyInput } from '../../src/auth/api-keys.servic
 import { CreditLedgerRepository } from '../../src/credits/credit-ledger.repository';
 import { DropsRepository } from '../../src/drops/drops.repository';
 import { IdempotencyRepository } from '../../src/jobs/idempotency.repository';
+import { PipelinesRepository } from '../../src/jobs/pipelines.repository';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { ServiceSecretsRepository } from '../../src/storage/service-secrets.repository';
 import { SubmissionsRepository } from '../../src/submissions/submissions.repository';
@@ -33,6 +34,7 @@ const REPOSITORIES = [
   DropsRepository,
   IdempotencyRepository,
   JobsRepository,
+  PipelinesRepository,
   ServiceSecretsRepository,
   SubmissionsRepository,
   UploadsRepository,

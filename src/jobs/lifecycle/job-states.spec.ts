@@ -5,7 +5,9 @@ import { assertTransition, canMove, FINAL_STATES, fromStatesSql, JOB_STATES, TRA
 describe('job states', () => {
   it('allows exactly the documented moves', () => {
     const allowed = JOB_STATES.flatMap((from) => JOB_STATES.filter((to) => canMove(from, to)).map((to) => `${from}→${to}`));
-    expect(allowed.sort()).toEqual(['queued→canceled', 'queued→failed', 'queued→running', 'running→completed', 'running→failed', 'running→queued', 'running→running'].sort());
+    expect(allowed.sort()).toEqual(
+      ['queued→canceled', 'queued→failed', 'queued→running', 'running→completed', 'running→failed', 'running→queued', 'running→running', 'running→canceled'].sort(),
+    );
   });
 
   it('never leaves a final state', () => {
@@ -14,7 +16,7 @@ describe('job states', () => {
 
   it('throws on a forbidden transition', () => {
     expect(() => assertTransition('completed', 'queued')).toThrow('Forbidden job state transition completed → queued');
-    expect(() => assertTransition('running', 'canceled')).toThrow('Forbidden job state transition running → canceled');
+    expect(() => assertTransition('failed', 'canceled')).toThrow('Forbidden job state transition failed → canceled');
     expect(() => assertTransition('queued', 'canceled')).not.toThrow();
   });
 
@@ -23,9 +25,9 @@ describe('job states', () => {
     expect(fromStatesSql('fail')).toBe("'queued', 'running'");
   });
 
-  it('is the only source of the state writes in the jobs repository', () => {
+  it('is the only source of the state writes in the jobs and pipelines repositories', () => {
     // Every `SET state = …` names its target through TRANSITIONS, and no WHERE spells a from-state by hand.
-    const source = readFileSync(join(__dirname, '..', 'jobs.repository.ts'), 'utf8');
+    const source = ['jobs.repository.ts', 'pipelines.repository.ts'].map((f) => readFileSync(join(__dirname, '..', f), 'utf8')).join('\n');
     expect(source).not.toMatch(/SET[^`]*state\s*=\s*'/);
     expect(source).not.toMatch(/state\s+IN\s*\(\s*'/);
     for (const name of Object.keys(TRANSITIONS)) expect(source).toContain(`transition('${name}')`);

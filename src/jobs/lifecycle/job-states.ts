@@ -6,7 +6,7 @@
  *   queued ──start──▶ running ──complete──▶ completed
  *     │  ▲              │  │
  *     │  └──requeue─────┘  └──fail──▶ failed ◀──fail── queued
- *     └──cancel──▶ canceled
+ *     └──cancel──▶ canceled ◀──stop── running   (pipelines and their steps only)
  *
  * `start` also takes a `running` job over when the run holding it stopped renewing its lease (its
  * worker died): running → running.
@@ -36,6 +36,11 @@ export const TRANSITIONS = {
   fail: { from: ['queued', 'running'], to: 'failed' },
   /** Only a job nobody has started can be canceled. */
   cancel: { from: ['queued'], to: 'canceled' },
+  /**
+   * A pipeline canceled while it runs, and its running steps (their result is discarded when the
+   * run ends: `complete` no longer matches). Never a single-tool job: CancelJob asks `cancel` for those.
+   */
+  stop: { from: ['running'], to: 'canceled' },
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof TRANSITIONS;

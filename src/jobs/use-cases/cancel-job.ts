@@ -9,16 +9,20 @@ import type { Job } from '../job.entity';
 import { JobsRepository } from '../jobs.repository';
 import { JobCommandError } from '../lifecycle/job-errors';
 import { TRANSITIONS } from '../lifecycle/job-states';
+import { PipelinesRepository } from '../pipelines.repository';
 
 /**
  * POST /v1/jobs/{id}/cancel, top to bottom: the key's own job; the state write (allowed from the
  * states the lifecycle table gives `cancel`: queued only) and its refund commit together; the
- * queue forgets it; its slot goes to a waiting auto-conversion of the account.
+ * queue forgets it; its slot goes to a waiting auto-conversion of the account. A pipeline may be
+ * canceled while it runs too (`stop`): every step not yet ended is canceled and refunded, one
+ * ledger line each, in the same transaction; a running step's result is discarded when it ends.
  */
 @Injectable()
 export class CancelJob {
   constructor(
     private readonly jobs: JobsRepository,
+    private readonly pipelines: PipelinesRepository,
     private readonly transactions: Transactions,
     private readonly refunds: JobRefunds,
     private readonly queue: JobQueue,
@@ -29,6 +33,7 @@ export class CancelJob {
   async execute(apiKeyId: string, jobId: string): Promise<Job> {
     const job = await this.jobs.findForKey(jobId, apiKeyId);
     if (!job) throw notFound();
+    if (job.steps) return this.cancelPipeline(job);
     const canceled = await this.transactions.run(async (tx) => {
       const row = await this.jobs.cancel(tx, job.id, this.clock.now());
       if (row) await this.refunds.refundOnce(tx, job.id);
@@ -44,6 +49,25 @@ export class CancelJob {
     // If this fails, the sweeper hands the slot out.
     await this.dispatch.promoteWaiting(job.accountId).catch(() => undefined);
     return { ...canceled, refunded: true };
+  }
+
+  private async cancelPipeline(job: Job): Promise<Job> {
+    const canceled = await this.transactions.run(async (tx) => {
+      const row = await this.pipelines.cancel(tx, job.id, this.clock.now());
+      if (!row) return undefined;
+      const steps = await this.pipelines.cancelSteps(tx, job.id, this.clock.now());
+      for (const step of steps) await this.refunds.refundOnce(tx, step.id);
+      return { row: { ...row, refunded: await this.pipelines.updateRefunded(tx, job.id) }, steps };
+    });
+    if (!canceled)
+      throw new JobCommandError(
+        'cannot_cancel',
+        `The job is ${job.state === 'queued' || job.state === 'running' ? 'ending' : job.state}; only a queued or running pipeline can be canceled.`,
+      );
+    recordJobFinished(canceled.row);
+    for (const step of canceled.steps) if (step.enqueuedAt) await this.queue.remove(step.queue, step.id);
+    await this.dispatch.promoteWaiting(job.accountId).catch(() => undefined);
+    return canceled.row;
   }
 }
 

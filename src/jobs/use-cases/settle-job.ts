@@ -1,17 +1,16 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
 import { recordJobFinished } from '../../metrics/dropline-metrics';
-import { STORAGE, type StorageDriver } from '../../storage/storage.driver';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { JobDispatch } from '../job-dispatch';
 import { JobFinished } from '../job-finished.event';
 import { JobRefunds } from '../job-refunds';
 import type { Job, StoredJobResult } from '../job.entity';
 import { type FinishedJob, JobsRepository } from '../jobs.repository';
-import { signOutputs } from '../job-outputs';
-import { toJobView } from '../job-views';
+import { JobViewer } from '../job-viewer';
+import { AdvancePipeline } from './advance-pipeline';
 
 /**
  * A job's end, top to bottom: the final state write (complete, or fail with its refund in the same
@@ -35,7 +34,8 @@ export class SettleJob {
     private readonly dispatch: JobDispatch,
     private readonly events: EventEmitter2,
     private readonly webhooks: WebhooksService,
-    @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly viewer: JobViewer,
+    private readonly advance: AdvancePipeline,
     private readonly clock: Clock,
   ) {}
 
@@ -86,11 +86,21 @@ export class SettleJob {
   /** The consequences themselves, each safe to run again. */
   async finished(job: Job | FinishedJob): Promise<void> {
     if (!('accountHasWaiting' in job) || job.accountHasWaiting) await this.promote(job);
+    // A pipeline step's end is not a job's end: it moves its pipeline on, which may end it.
+    if (job.pipelineId) return this.stepFinished(job);
     await this.events.emitAsync(JobFinished.event, new JobFinished(job));
     if (!job.webhookUrl) return;
     const type = job.state === 'completed' ? 'job.completed' : 'job.failed';
     // A job ends once: one webhook event per job, whoever delivers its consequences. `result.outputs` carries every output's URL.
-    await this.webhooks.emit(job.accountId, job.webhookUrl, type, { job: toJobView(job, await signOutputs(this.storage, job)) }, `job.finished:${job.id}`);
+    await this.webhooks.emit(job.accountId, job.webhookUrl, type, { job: await this.viewer.view(job) }, `job.finished:${job.id}`);
+  }
+
+  /** The pipeline this step ended gets its own consequences (its webhook, its submission); a failure there stays pending on its row. */
+  private async stepFinished(step: Job): Promise<void> {
+    const ended = await this.advance.afterStep(step);
+    if (!ended) return;
+    recordJobFinished(ended);
+    await this.settle(ended);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { Account } from '../../accounts/account.entity';
 import { Clock } from '../../common/clock';
 import { Transactions } from '../../database/transactions';
+import type { PlannedStep } from '../../tools/pipeline-plan';
 import type { ToolDefinition } from '../../tools/tool-registry';
 import { IdempotencyService, type IdempotentRequest, type StoredResponse } from '../idempotency.service';
 import { JobAdmission } from '../job-admission';
@@ -18,6 +19,9 @@ export interface SubmitJobCommand {
   options: Record<string, unknown>;
   webhookUrl: string | null;
   idempotency?: IdempotentRequest;
+  /** A job with steps (its first step's tool is `tool`), in the plan's order; `stepOrder` as given. */
+  pipeline?: PlannedStep[];
+  stepOrder?: string[];
 }
 
 /**
@@ -47,7 +51,9 @@ export class SubmitJob {
   }
 
   private async admitAndEnqueue(command: SubmitJobCommand, connection?: EntityManager): Promise<StoredResponse> {
-    const input = await this.inputs.resolve(command.account, command.input, command.tool);
+    // The steps that read the job's input must each take its kind.
+    const readers = command.pipeline ? command.pipeline.filter((s) => s.input === null).map((s) => s.tool) : [command.tool];
+    const input = await this.inputs.resolve(command.account, command.input, readers);
     const admit = (tx: EntityManager) =>
       this.admission.admitIn(tx, {
         accountId: command.account.id,
@@ -57,6 +63,8 @@ export class SubmitJob {
         options: command.options,
         webhookUrl: command.webhookUrl,
         idempotency: command.idempotency,
+        pipeline: command.pipeline,
+        stepOrder: command.stepOrder,
       });
     const result = await (connection ? connection.transaction(admit) : this.transactions.run(admit));
     if (result.outcome === 'refused') {

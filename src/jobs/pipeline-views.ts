@@ -1,0 +1,55 @@
+import type { JobOutput, JobStep, Job as JobView } from '../../generated/types';
+import { MAIN_OUTPUT } from '../tools/tool-definition';
+import type { Job } from './job.entity';
+import { outputsView, toJobView } from './job-views';
+
+/** A step's error codes that say it never failed on its own: the pipeline's error names the step that did. */
+const NOT_ITS_OWN = new Set(['upstream_failed', 'canceled']);
+
+/**
+ * The API shape of a pipeline job (docs/adr/0006-pipelines.md) from its row and its steps' rows:
+ * `steps` in the order given, `progress` their mean; once completed, `result.outputs` holds every
+ * step's files (`<step>` for a step's main output, `<step>.<name>` for a further one) and the
+ * single-file fields are null. `urls`: each step's signed download URLs by output name.
+ */
+export function toPipelineView(job: Job, stepRows: Job[], urls: Map<string, Record<string, string>>): JobView {
+  const byName = new Map(stepRows.map((s) => [s.stepName!, s]));
+  const ordered = (job.steps ?? []).map((name) => byName.get(name)).filter((s): s is Job => s !== undefined);
+  const steps: Record<string, JobStep> = {};
+  const outputs: Record<string, JobOutput> = {};
+  let expiredAt: Date | null = null;
+  for (const step of ordered) {
+    const name = step.stepName!;
+    const own = step.state === 'completed' && step.result ? outputsView(step, step.result, step.outputExpiredAt ? {} : (urls.get(step.id) ?? {})) : {};
+    if (step.outputExpiredAt && (!expiredAt || step.outputExpiredAt > expiredAt)) expiredAt = step.outputExpiredAt;
+    for (const [output, file] of Object.entries(own)) outputs[output === MAIN_OUTPUT ? name : `${name}.${output}`] = file;
+    steps[name] = {
+      tool: step.tool,
+      input: step.stepInput ?? null,
+      state: step.state,
+      progress: step.state === 'completed' ? 100 : step.progress,
+      cost: step.cost,
+      startedAt: step.startedAt?.toISOString() ?? null,
+      finishedAt: step.finishedAt?.toISOString() ?? null,
+      error: step.errorCode ? { code: step.errorCode as NonNullable<JobStep['error']>['code'], message: step.errorMessage ?? '' } : null,
+      outputs: own,
+    };
+  }
+  const base = toJobView({ ...job, result: null, errorCode: null }, {});
+  const progress = ordered.length === 0 ? job.progress : Math.floor(ordered.reduce((sum, s) => sum + (s.state === 'completed' ? 100 : s.progress), 0) / ordered.length);
+  const failedStep = ordered.find((s) => s.state === 'failed' && !NOT_ITS_OWN.has(s.errorCode ?? ''));
+  return {
+    ...base,
+    progress: job.state === 'completed' ? 100 : progress,
+    result:
+      job.state === 'completed' ? { status: 'converted', outputFormat: null, downloadUrl: null, expiredAt: expiredAt?.toISOString() ?? null, outputSize: null, outputs } : null,
+    error: job.errorCode
+      ? {
+          code: job.errorCode as NonNullable<JobView['error']>['code'],
+          message: job.errorMessage ?? '',
+          ...(failedStep ? { step: failedStep.stepName! } : {}),
+        }
+      : null,
+    steps,
+  };
+}

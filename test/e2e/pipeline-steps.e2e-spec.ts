@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Job, JobAccepted } from '../../generated/types';
+import { contractFetch } from '../support/contract-check';
+import { countingServer, type CountingServer } from '../support/jobs';
+import { makePng } from '../support/media-fixtures';
+import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
+
+jest.setTimeout(120_000);
+
+/**
+ * Issue 20 item 1, the lifecycle of jobs with steps: a chain runs in order (each step reading the
+ * output of the one before), a failing step fails its readers and the job, and every step that did
+ * not complete gives its credits back — one ledger line of the job, naming the step.
+ */
+describe('jobs with steps: the lifecycle', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let files: CountingServer;
+  let dir: string;
+  let image: Buffer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dropline-steps-'));
+    image = await makePng(640, 480);
+    files = await countingServer('127.0.0.1', (req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(image.length) }).end(image);
+    });
+    t = await startTestApp({ WORKER_IN_PROCESS: 'true', ALLOW_PRIVATE_HOSTS: '127.0.0.1', STORAGE_DIR: join(dir, 'files') });
+    tenant = await t.newTenant({ plan: 'max', credits: 100 });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await files?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function waitFinal(id: string): Promise<Job> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { data, response } = await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } }, headers: { Prefer: 'wait=20' } });
+      if (!data) throw new Error(`GET /v1/jobs/${id}: ${response.status}`);
+      if (['completed', 'failed', 'canceled'].includes(data.job.state)) return data.job;
+      if (Date.now() > deadline) throw new Error(`job still ${data.job.state}: ${JSON.stringify(data.job.steps)}`);
+    }
+  }
+
+  it('a chain runs step after step; the result holds every step output, each decodable', async () => {
+    const { data, response } = await tenant.client.POST('/v1/jobs', {
+      body: {
+        input: { url: `${files.origin}/photo.png` },
+        steps: {
+          webp: { tool: 'image-convert', options: { format: 'webp' } },
+          small: { tool: 'image-resize', input: 'webp', options: { width: 160 } },
+          thumb: { tool: 'image-thumbnail', options: { width: 64, height: 64 } },
+        },
+      },
+    });
+    expect(response.status).toBe(202);
+    const job = await waitFinal((data as JobAccepted).id);
+    expect(job).toMatchObject({ state: 'completed', progress: 100, tool: 'image-convert', error: null, refunded: false });
+    expect(Object.keys(job.steps!)).toEqual(['webp', 'small', 'thumb']);
+    expect(job.steps!.small).toMatchObject({ tool: 'image-resize', input: 'webp', state: 'completed' });
+    expect(Object.keys(job.result!.outputs).sort()).toEqual(['small', 'thumb', 'webp']);
+    expect(job.result).toMatchObject({ downloadUrl: null, outputFormat: null, outputSize: null });
+    const small = await sharp(Buffer.from(await (await contractFetch(job.result!.outputs.small.downloadUrl!)).arrayBuffer())).metadata();
+    // The resize read the webp step's output, not the PNG.
+    expect(small).toMatchObject({ format: 'webp', width: 160, height: 120 });
+    expect(job.cost).toBe(Object.values(job.steps!).reduce((sum, s) => sum + s.cost, 0));
+  });
+
+  it('a failing step fails its readers, and the job; only the steps that did not complete are refunded', async () => {
+    const before = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
+    const { data } = await tenant.client.POST('/v1/jobs', {
+      body: {
+        input: { url: `${files.origin}/photo.png` },
+        steps: {
+          info: { tool: 'media-info' },
+          // A PNG is no video: this step fails when it runs (a URL's kind is known only then).
+          poster: { tool: 'video-thumbnail' },
+          small: { tool: 'image-resize', input: 'poster', options: { width: 10 } },
+        },
+      },
+    });
+    const job = await waitFinal((data as JobAccepted).id);
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatchObject({ code: 'unsupported_input', step: 'poster' });
+    expect(job.steps!.small).toMatchObject({ state: 'failed', error: { code: 'upstream_failed' }, startedAt: null });
+    const ledger = (await tenant.client.GET('/v1/account/ledger')).data!.entries.filter((e) => e.jobId === job.id);
+    const refunds = ledger.filter((e) => e.reason === 'job_refund');
+    expect(refunds.map((e) => [e.step, e.amount]).sort()).toEqual(
+      [
+        ['poster', job.steps!.poster.cost],
+        ['small', job.steps!.small.cost],
+      ].sort(),
+    );
+    const after = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
+    expect(before - after).toBe(job.steps!.info.cost);
+  });
+});

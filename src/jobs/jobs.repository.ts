@@ -169,12 +169,19 @@ export class JobsRepository {
    * has ended or another run holds it. Lease times are the database's, the same for every worker.
    */
   start(id: string, at: Date, runId: string, leaseMs: number): Promise<ClaimedJob | undefined> {
+    // A pipeline step's claim also starts its pipeline (queued → running), in the same statement.
     return firstRow<ClaimedJob>(
       this.db,
-      `UPDATE jobs SET state = ${START.to}, started_at = COALESCE(started_at, $2), progress = 0, run_id = $3, run_heartbeat_at = now()
-       WHERE id = $1 AND state IN (${START.from})
-         AND (state = ${INITIAL} OR run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))
-       RETURNING ${COLUMNS}, (SELECT plan FROM accounts WHERE accounts.id = jobs.account_id) AS "accountPlan"`,
+      `WITH claimed AS (
+         UPDATE jobs SET state = ${START.to}, started_at = COALESCE(started_at, $2), progress = 0, run_id = $3, run_heartbeat_at = now()
+         WHERE id = $1 AND state IN (${START.from})
+           AND (state = ${INITIAL} OR run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))
+         RETURNING ${COLUMNS}, (SELECT plan FROM accounts WHERE accounts.id = jobs.account_id) AS "accountPlan"
+       ), pipeline AS (
+         UPDATE jobs SET state = ${START.to}, started_at = COALESCE(jobs.started_at, $2)
+         FROM claimed WHERE jobs.id = claimed."pipelineId" AND jobs.state = ${INITIAL}
+       )
+       SELECT * FROM claimed`,
       [id, at, runId, leaseMs],
     );
   }

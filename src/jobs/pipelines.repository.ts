@@ -5,7 +5,6 @@ import { type Db, firstRow, rows } from '../database/sql';
 import type { Job, JobInput } from './job.entity';
 import { COLUMNS, FAIR_SHARE_RANK, FINISHED_COLUMNS, type FinishedJob, HAS_CONSEQUENCES, INITIAL, type RankedJob, transition } from './jobs.repository';
 
-const START = transition('start');
 const COMPLETE = transition('complete');
 const FAIL = transition('fail');
 const CANCEL = transition('cancel');
@@ -30,11 +29,6 @@ export class PipelinesRepository {
   /** The pipeline row, locked: every change of a pipeline's steps' course runs under it, one at a time. */
   lock(tx: Db, id: string): Promise<Job | undefined> {
     return firstRow<Job>(tx, `SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND steps IS NOT NULL FOR UPDATE`, [id]);
-  }
-
-  /** queued → running when its first step starts. */
-  async markRunning(id: string, at: Date): Promise<void> {
-    await this.db.query(`UPDATE jobs SET state = ${START.to}, started_at = COALESCE(started_at, $2) WHERE id = $1 AND state = ${INITIAL} AND steps IS NOT NULL`, [id, at]);
   }
 
   /** The steps reading `stepName`'s output may run now: their input is that output. Returned with their fair-share rank, to enqueue. */

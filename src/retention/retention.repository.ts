@@ -55,13 +55,15 @@ export class RetentionRepository {
   /**
    * Deletes up to `limit` job rows finished before `before` whose consequences were delivered
    * (in the caller's transaction); the output keys still live on them (an output kept longer than
-   * the row) to delete with them. Auto-conversion outputs belong to their submission.
+   * the row) to delete with them. Auto-conversion outputs belong to their submission. A pipeline
+   * job goes once its steps have (its files live on their rows: a cascade would not return them).
    */
   async deleteFinishedJobs(tx: Db, prefix: string, before: Date, limit: number): Promise<{ deleted: number; outputKeys: string[] }> {
     const found = await rows<{ key: string | null; keys: Record<string, string> | null }>(
       tx,
       `DELETE FROM jobs WHERE id = ANY(ARRAY(
          SELECT id FROM jobs WHERE state IN ('completed', 'failed', 'canceled') AND finished_at < $1 AND NOT consequences_pending AND ${OWN_JOBS('$3')}
+           AND NOT EXISTS (SELECT 1 FROM jobs step WHERE step.pipeline_id = jobs.id)
          ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        RETURNING CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_key END AS key,
                  CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_keys END AS keys`,

@@ -21,6 +21,9 @@ import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { CancelJob } from '../../src/jobs/use-cases/cancel-job';
 import { CONSEQUENCES_GRACE_MS, ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
 import { SettleJob } from '../../src/jobs/use-cases/settle-job';
+import { PipelinesRepository } from '../../src/jobs/pipelines.repository';
+import { PipelineCheck } from '../../src/tools/pipeline-check';
+import { ToolOptions } from '../../src/tools/tool-options';
 import { AdvancePipeline } from '../../src/jobs/use-cases/advance-pipeline';
 import { JobViewer } from '../../src/jobs/job-viewer';
 import { SubmitJob } from '../../src/jobs/use-cases/submit-job';
@@ -78,6 +81,8 @@ describe('job lifecycle use cases', () => {
         SettleJob,
         AdvancePipeline,
         JobViewer,
+        PipelineCheck,
+        ToolOptions,
         ReconcileJobs,
         ExclusiveSweeps,
         JobAdmission,
@@ -348,6 +353,99 @@ describe('job lifecycle use cases', () => {
       expect(submission).toMatchObject({ status: 'ready', processingError: { code: 'insufficient_credits' } });
       expect(await conversionOf(submission.id)).toBeUndefined();
       expect(await balanceOf(module, account.id)).toBe(0);
+    });
+  });
+  describe('pipelines (jobs with steps)', () => {
+    const refundLines = async (jobId: string) =>
+      db.query<{ step: string; delta: number }[]>(`SELECT step, delta FROM credit_ledger WHERE job_id = $1 AND reason = 'job_refund' ORDER BY step`, [jobId]);
+    const stepsOf = async (jobId: string) => new Map((await module.get(PipelinesRepository).findSteps([jobId])).map((s) => [s.stepName!, s]));
+
+    /** web → small (reads web), thumb: three 1-credit steps of a fresh tenant with 10 credits. */
+    async function queuedPipeline() {
+      const { account, key } = await tenant(module, { credits: 10 });
+      const plan = module.get(PipelineCheck).plan({
+        web: { tool: 'image-convert', options: { format: 'webp' } },
+        small: { tool: 'image-resize', input: 'web', options: { width: 10 } },
+        thumb: { tool: 'image-thumbnail', options: { width: 32 } },
+      });
+      const answer = await module.get(SubmitJob).execute({
+        account,
+        key: { id: key.id, dailyCap: null, monthlyCap: null },
+        tool: TOOLS['image-convert'],
+        input: { url: 'http://127.0.0.1:9/a.png' },
+        options: {},
+        webhookUrl: null,
+        pipeline: plan,
+        stepOrder: ['web', 'small', 'thumb'],
+      });
+      const jobId = (answer.body as { id: string }).id;
+      return { account, key, jobId, steps: await stepsOf(jobId) };
+    }
+
+    it('admission: one debit of the sum, one job in flight, only the steps reading the input are queued', async () => {
+      const { account, jobId, steps } = await queuedPipeline();
+      expect(await balanceOf(module, account.id)).toBe(7);
+      const debits = await db.query(`SELECT delta FROM credit_ledger WHERE job_id = $1 AND reason = 'job_debit'`, [jobId]);
+      expect(debits).toEqual([{ delta: -3 }]);
+      expect((await jobs.countInFlight(db.manager, account.id)).all).toBe(1);
+      expect(queue.added.map((a) => a.jobId).sort()).toEqual([steps.get('web')!.id, steps.get('thumb')!.id].sort());
+      expect(steps.get('small')).toMatchObject({ stepBlocked: true, enqueuedAt: null });
+    });
+
+    it('a completed step hands its output to its reader, once however often its end is delivered', async () => {
+      const { jobId, steps } = await queuedPipeline();
+      const web = steps.get('web')!;
+      await start(web.id);
+      const outputKey = newId('obj');
+      const done = await settle.complete(web.id, outputKey, RESULT);
+      await settle.finished(done!); // a redelivery of the same consequences
+      const small = (await stepsOf(jobId)).get('small')!;
+      expect(small).toMatchObject({ stepBlocked: false, input: { storageKey: outputKey, fileName: 'out.webp' } });
+      expect(queue.added.filter((a) => a.jobId === small.id)).toHaveLength(1);
+      expect(await stateOf(jobId)).toBe('running');
+    });
+
+    it('a failed step fails its reader and refunds both, one line each; the job fails with it once the rest has ended', async () => {
+      const { account, jobId, steps } = await queuedPipeline();
+      await start(steps.get('thumb')!.id);
+      await settle.fail(steps.get('web')!.id, 'unsupported_input', 'not an image');
+      await settle.fail(steps.get('web')!.id, 'unsupported_input', 'again'); // refunded once
+      expect((await stepsOf(jobId)).get('small')).toMatchObject({ state: 'failed', errorCode: 'upstream_failed', refunded: true });
+      expect(await stateOf(jobId)).toBe('running'); // thumb still runs
+      await settle.complete(steps.get('thumb')!.id, newId('obj'), RESULT);
+      expect(await jobs.findById(jobId)).toMatchObject({ state: 'failed', errorCode: 'unsupported_input', refunded: false });
+      expect(await refundLines(jobId)).toEqual([
+        { step: 'small', delta: 1 },
+        { step: 'web', delta: 1 },
+      ]);
+      expect(await balanceOf(module, account.id)).toBe(9); // thumb's credit stays spent
+    });
+
+    it('cancel while running: every step not ended is canceled and refunded; a running step cannot complete afterwards', async () => {
+      const { account, key, jobId, steps } = await queuedPipeline();
+      const web = steps.get('web')!;
+      await start(web.id);
+      const canceled = await cancel.execute(key.id, jobId);
+      expect(canceled).toMatchObject({ state: 'canceled', refunded: true });
+      expect(await balanceOf(module, account.id)).toBe(10);
+      expect([...(await stepsOf(jobId)).values()].map((s) => s.state)).toEqual(['canceled', 'canceled', 'canceled']);
+      expect(queue.removed).toContain(steps.get('thumb')!.id);
+      expect(await settle.complete(web.id, newId('obj'), RESULT)).toBeUndefined();
+      await expect(cancel.execute(key.id, jobId)).rejects.toMatchObject({ code: 'cannot_cancel' });
+      expect((await refundLines(jobId)).length).toBe(3);
+    });
+
+    it('reconcile: a step whose end was never followed up (its worker died) moves the pipeline on at the next sweep', async () => {
+      const { jobId, steps } = await queuedPipeline();
+      const web = steps.get('web')!;
+      await start(web.id);
+      // The final write commits, then the worker dies before the consequences run.
+      await jobs.complete(web.id, newId('obj'), RESULT, new Date());
+      const small = steps.get('small')!;
+      expect(queue.added.some((a) => a.jobId === small.id)).toBe(false);
+      clock.at = new Date(Date.now() + CONSEQUENCES_GRACE_MS + 1000);
+      await reconcile.sweep();
+      expect(queue.added.filter((a) => a.jobId === small.id)).toHaveLength(1);
     });
   });
 });

@@ -19,7 +19,6 @@ import { storedOutputKeys } from '../job-outputs';
 import { contentTypeOf } from '../../media/content-types';
 import { fileNameFor, MAIN_OUTPUT, type ToolOutput, type ToolRun } from '../../tools/tool-definition';
 import { type ClaimedJob, JobsRepository } from '../jobs.repository';
-import { PipelinesRepository } from '../pipelines.repository';
 import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
 import { ClamdScanner } from '../../scanning/clamd-scanner';
@@ -51,7 +50,6 @@ export class RunJob {
 
   constructor(
     private readonly jobs: JobsRepository,
-    private readonly pipelines: PipelinesRepository,
     private readonly clock: Clock,
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly http: GuardedHttpClient,
@@ -65,8 +63,6 @@ export class RunJob {
     const runId = randomUUID();
     const job = await this.claim(bullJob.data.jobId, runId);
     if (!job) return; // canceled, finished, or withdrawn before it ran
-    // A pipeline runs once its first step does.
-    if (job.pipelineId) await this.pipelines.markRunning(job.pipelineId, this.clock.now());
     this.logger.log({ jobId: job.id, tool: job.tool, attempt: bullJob.attemptsMade + 1 }, 'Job started');
     // The claim's sign of life, as often as BullMQ renews its own lock.
     const heartbeat = setInterval(() => void this.jobs.heartbeat(job.id, runId).catch(() => undefined), this.config.WORKER_LOCK_DURATION_MS / 2);

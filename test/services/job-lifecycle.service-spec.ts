@@ -436,7 +436,7 @@ describe('job lifecycle use cases', () => {
     });
 
     it('reconcile: a step whose end was never followed up (its worker died) moves the pipeline on at the next sweep', async () => {
-      const { jobId, steps } = await queuedPipeline();
+      const { steps } = await queuedPipeline();
       const web = steps.get('web')!;
       await start(web.id);
       // The final write commits, then the worker dies before the consequences run.

@@ -99,4 +99,34 @@ describe('jobs with steps: the lifecycle', () => {
     const after = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
     expect(before - after).toBe(job.steps!.info.cost);
   });
+  it('hostile step sets are refused with a code, charge nothing and leave no job', async () => {
+    const before = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
+    const input = { url: `${files.origin}/photo.png` };
+    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`s${i}`, { tool: 'image-resize', options: { width: 10 } }]));
+    const cases: [unknown, number, string][] = [
+      [{ input, steps: {} }, 400, 'invalid_pipeline'],
+      [{ input, steps: { a: null } }, 400, 'validation_failed'],
+      [{ input, steps: eleven }, 400, 'invalid_pipeline'],
+      [JSON.parse(`{"input":{"url":"${input.url}"},"steps":{"__proto__":{"tool":"image-resize","options":{"width":10}}}}`), 400, 'invalid_json'], // refused by the JSON parser itself
+      [{ input, steps: { a: { tool: 'image-resize', input: 'constructor', options: { width: 10 } } } }, 400, 'invalid_pipeline'],
+      [{ input, steps: { a: { tool: 'image-resize', options: { width: 'wide' } } } }, 400, 'validation_failed'],
+      [{ input, steps: { a: { tool: 'image-blur' } } }, 400, 'invalid_pipeline'],
+      [{ input, tool: 'image-resize', steps: { a: { tool: 'image-resize', options: { width: 10 } } } }, 400, 'invalid_pipeline'],
+      [{ input, template: 'tpl_0000000000000000', steps: { a: { tool: 'image-resize', options: { width: 10 } } } }, 400, 'invalid_pipeline'],
+      [{ input, template: 'tpl_0000000000000000' }, 404, 'not_found'],
+      [{ steps: { a: { tool: 'image-resize', options: { width: 10 } } } }, 400, 'missing_input'],
+      [{ input: { url: 'ftp://x/y.png' }, steps: { a: { tool: 'image-resize', options: { width: 10 } } } }, 400, 'validation_failed'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await fetch(`${t.baseUrl}/v1/jobs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await res.json()) as { error: { code: string; message: string } };
+      expect([JSON.stringify(body).slice(0, 80), res.status, answer.error?.code]).toEqual([JSON.stringify(body).slice(0, 80), status, code]);
+      expect(answer.error.message).not.toMatch(/at .*\.ts:\d+/);
+    }
+    expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
+  });
 });

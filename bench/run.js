@@ -5,7 +5,7 @@
  *
  *   npm run bench                        all four, full size (~1.5 min)
  *   npm run bench -- --quick             short runs, small upload (smoke test)
- *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, thumbnail, storyboard, docs, tools
+ *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, pipeline, thumbnail, storyboard, docs, tools
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
  *   npm run bench -- --save              also refresh the table in bench/RESULTS.md
  */
@@ -27,6 +27,7 @@ const SCENARIOS = {
   zip: require('./scenarios/zip-download'),
   wait: require('./scenarios/job-waiting').latency,
   waiters: require('./scenarios/job-waiting').waiters,
+  pipeline: require('./scenarios/job-waiting').pipeline,
   thumbnail: require('./scenarios/video-frames').thumbnail,
   storyboard: require('./scenarios/video-frames').storyboard,
   docs: require('./scenarios/documents'),

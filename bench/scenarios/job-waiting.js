@@ -117,6 +117,70 @@ async function latency(ctx) {
   }
 }
 
+/**
+ * Issue 20 item 1: a three-step image recipe (webp ← PNG, a 32 px resize of the webp, a 16 px
+ * thumbnail of the PNG) as one pipeline job with `Prefer: wait`, vs the same three as single jobs
+ * a client chains itself (each with `Prefer: wait`, the resize fed the webp's download URL).
+ * Median per recipe, alternated, one at a time.
+ */
+async function pipeline(ctx) {
+  const fixtures = await fixtureServer();
+  const recipes = ctx.quick ? 5 : 20;
+  const input = { url: `${fixtures.origin}/image.png` };
+  const post = async (body) => {
+    const res = await fetch(`${ctx.baseUrl}/v1/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', prefer: 'wait=30' },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json();
+    if (res.status !== 200 || answer.job.state !== 'completed') throw new Error(`POST answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+    return answer.job;
+  };
+  const asPipeline = async () => {
+    const started = performance.now();
+    const job = await post({
+      input,
+      steps: {
+        webp: { tool: 'image-convert', options: { format: 'webp' } },
+        small: { tool: 'image-resize', input: 'webp', options: { width: 32 } },
+        thumb: { tool: 'image-thumbnail', options: { width: 16 } },
+      },
+    });
+    if (Object.keys(job.result.outputs).length !== 3) throw new Error(`pipeline ${job.id}: ${Object.keys(job.result.outputs)}`);
+    return performance.now() - started;
+  };
+  const chained = async () => {
+    const started = performance.now();
+    const [webp] = await Promise.all([post({ tool: 'image-convert', input, options: { format: 'webp' } }), post({ tool: 'image-thumbnail', input, options: { width: 16 } })]);
+    await post({ tool: 'image-resize', input: { url: webp.result.downloadUrl }, options: { width: 32 } });
+    return performance.now() - started;
+  };
+  try {
+    log(`pipeline: ${recipes} three-step recipes as one pipeline job and as three chained jobs, alternated`);
+    await asPipeline();
+    await chained();
+    const runs = { pipeline: [], chained: [] };
+    for (let i = 0; i < recipes; i++) {
+      runs.pipeline.push(await asPipeline());
+      runs.chained.push(await chained());
+    }
+    const p = median(runs.pipeline);
+    const c = median(runs.chained);
+    return {
+      name: 'Issue 20: three-step image recipe, POST to every output (median, one at a time)',
+      service: `${fmt.ms(p)} as one pipeline job (\`Prefer: wait=30\`, 1 request)`,
+      reference: `${fmt.ms(c)} as three jobs the client chains (3 requests, two in parallel)`,
+      ratio: `${fmt.pct(p / c)} of the chained latency`,
+      target: 'not slower than chaining',
+      met: p <= c * 1.1,
+      raw: runs,
+    };
+  } finally {
+    fixtures.close();
+  }
+}
+
 async function waiters(ctx) {
   const fixtures = await fixtureServer();
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -183,4 +247,4 @@ async function waiters(ctx) {
   }
 }
 
-module.exports = { latency, waiters };
+module.exports = { latency, waiters, pipeline };

@@ -127,6 +127,15 @@ export type paths = {
          *     alphanumerics) when omitted; a given slug must be free across all accounts (409
          *     `slug_taken`). `maxFileSizeMB` defaults to the plan's upload limit and may not exceed
          *     it. `emoji`, `accentColor` and `isActive` are set through PATCH only.
+         *
+         *     **Processing.** `autoConvertTo`/`autoCompress` convert an arriving file (one step), or
+         *     `processWith` names a template (`tpl_…`, `/v1/templates`) whose steps every arriving file
+         *     runs through — not both (400 `validation_failed` naming `body/processWith`). A template's
+         *     run is a pipeline job charged to the drop's owner and admitted as an auto-conversion is:
+         *     past the owner's in-flight limit it waits for a slot, without the credits the file is kept
+         *     as sent (`status: ready`, `processingError` `insufficient_credits`). It runs the steps the
+         *     template has when the file arrives. Deleting the template sets the drop's `processWith`
+         *     to null: later files are kept as sent. See `Submission.outputs`.
          */
         post: operations["createDrop"];
         delete?: never;
@@ -167,6 +176,8 @@ export type paths = {
          * @description Scope `drops:write`. Send only the fields to change. `isActive: false` pauses the drop
          *     (intake answers 403 `drop_paused`), `true` resumes it. `expiresAt: null` removes the
          *     expiry; a new `expiresAt` must be in the future. Nullable fields are cleared with `null`.
+         *     `processWith` follows the rules of `POST /v1/drops` for the drop as the change leaves it
+         *     (setting it on a drop with `autoConvertTo` needs `autoConvertTo: null` in the same body).
          */
         patch: operations["updateDrop"];
         trace?: never;
@@ -217,7 +228,9 @@ export type paths = {
          *     stored, not re-compressed (media is compressed already); the archive switches to ZIP64
          *     past 4 GiB. Names are the submissions' file names, de-duplicated as `name (2).ext`.
          *     With `processed=true` a submission's converted file is taken where one exists, the
-         *     original otherwise. A drop without submissions gives an empty ZIP.
+         *     original otherwise. A submission's `outputs` (the drop's template, `processWith`) follow
+         *     its file, each under a folder of its output's name: `<name>/<fileName>` (`thumb/photo.webp`),
+         *     de-duplicated in that folder. A drop without submissions gives an empty ZIP.
          */
         get: operations["downloadSubmissionsArchive"];
         put?: never;
@@ -283,7 +296,10 @@ export type paths = {
          * Get a signed download URL
          * @description Scope `drops:read`. The URL is valid for one hour. With `processed=true` the converted
          *     file is returned; 409 `processed_unavailable` when there is none (no `autoConvertTo`,
-         *     processing not finished, or failed).
+         *     processing not finished, or failed). With `output=<name>` the file of that name in the
+         *     submission's `outputs` (a drop's template, `processWith`); a name the submission has no
+         *     output of (yet) is 404 `not_found`, and `output` with `processed=true` is 400
+         *     `validation_failed`.
          *     With malware scanning on (`CLAMD_SOCKET`/`CLAMD_HOST`), a file the scan found infected
          *     is 403 `quarantined`; one not scanned yet is 409 `scan_pending` with a `Retry-After`
          *     header (unless the server runs with `SCAN_MODE=advisory`).
@@ -1111,6 +1127,13 @@ export type components = {
             requireMessage: boolean;
             autoConvertTo: string | null;
             autoCompress: boolean;
+            /**
+             * @description The template (`/v1/templates`) every arriving file runs through; its files are the
+             *     submission's `outputs`. Null when the drop runs none — also once the template is deleted
+             *     (the drop then keeps arriving files as they are).
+             * @example tpl_8Jd2kQ0aZ5xW1mLp
+             */
+            processWith: string | null;
             webhookUrl: string | null;
             /** Format: date-time */
             expiresAt: string | null;
@@ -1149,6 +1172,17 @@ export type components = {
              */
             autoConvertTo?: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | "pdf" | null;
             autoCompress?: boolean;
+            /**
+             * @description A template of the same account (`tpl_…`) to run on every arriving file; `null` runs
+             *     none. An unknown template, or another account's, is 400 `validation_failed` naming
+             *     `body/processWith`. It cannot be combined with `autoConvertTo` or `autoCompress` (a
+             *     one-step recipe of their own): a drop with both is 400 `validation_failed` naming
+             *     `body/processWith` (on PATCH, the drop as it would be after the change counts: clear
+             *     one when setting the other). With `allowedKinds` other than `any`, a step that reads
+             *     the arriving file must take that kind (400 `validation_failed`). See `Submission.outputs`.
+             * @example tpl_8Jd2kQ0aZ5xW1mLp
+             */
+            processWith?: string | null;
             /** Format: uri */
             webhookUrl?: string | null;
             /**
@@ -1181,6 +1215,17 @@ export type components = {
             /** @enum {string|null} */
             autoConvertTo?: "jpeg" | "png" | "webp" | "avif" | "mp4" | "webm" | "mp3" | "aac" | "opus" | "wav" | "pdf" | null;
             autoCompress?: boolean;
+            /**
+             * @description A template of the same account (`tpl_…`) to run on every arriving file; `null` runs
+             *     none. An unknown template, or another account's, is 400 `validation_failed` naming
+             *     `body/processWith`. It cannot be combined with `autoConvertTo` or `autoCompress` (a
+             *     one-step recipe of their own): a drop with both is 400 `validation_failed` naming
+             *     `body/processWith` (on PATCH, the drop as it would be after the change counts: clear
+             *     one when setting the other). With `allowedKinds` other than `any`, a step that reads
+             *     the arriving file must take that kind (400 `validation_failed`). See `Submission.outputs`.
+             * @example tpl_8Jd2kQ0aZ5xW1mLp
+             */
+            processWith?: string | null;
             /** Format: uri */
             webhookUrl?: string | null;
             /** Format: date-time */
@@ -1312,8 +1357,11 @@ export type components = {
             scan: components["schemas"]["SubmissionScan"];
             /**
              * @description Why the drop's automatic processing did not happen — `insufficient_credits` when the
-             *     owner's credits are used up (the file is kept as sent, `status: ready`) — or, with
-             *     `status: failed`, why it failed. Null otherwise.
+             *     owner's credits are used up (the file is kept as sent, `status: ready`); with a
+             *     template (`processWith`) also `unsupported_input` (a step that reads the arriving file
+             *     takes another kind) or `invalid_pipeline` (the template's steps no longer run) — or,
+             *     with `status: failed`, why it failed (for a template, the message names the step).
+             *     Null otherwise.
              */
             processingError: {
                 /** @example insufficient_credits */
@@ -1332,11 +1380,30 @@ export type components = {
             fileKind: components["schemas"]["FileKind"];
             status: components["schemas"]["SubmissionStatus"];
             processedFileName: string | null;
+            /**
+             * @description The files the drop's template (`processWith`) made of this file, each downloadable
+             *     with `GET …/download?output=<name>` and in the drop's ZIP under `<name>/<fileName>`.
+             *     A step's main file is named after the step (`thumb`), a further one `<step>.<output>`
+             *     (`storyboard.vtt`), as in a pipeline job's `result.outputs`. Filled when the template's
+             *     run ends: every step's file when it completed; when a step failed (`status: failed`,
+             *     `processingError` names the step), the files of the steps that completed. Empty while
+             *     processing, when the drop runs no template, or when the file was kept as sent.
+             */
+            outputs: components["schemas"]["SubmissionOutput"][];
             isRead: boolean;
             isStarred: boolean;
             isArchived: boolean;
             /** Format: date-time */
             createdAt: string;
+        };
+        SubmissionOutput: {
+            /** @example thumb */
+            name: string;
+            /** @example photo.webp */
+            fileName: string;
+            size: number;
+            /** @example image/webp */
+            contentType: string;
         };
         /**
          * @description `unscanned`: scanning is off (no `CLAMD_SOCKET`/`CLAMD_HOST`). `pending`: not scanned yet
@@ -1390,7 +1457,9 @@ export type components = {
             /** @enum {integer} */
             expiresIn: 3600;
             /** @enum {string} */
-            file: "original" | "processed";
+            file: "original" | "processed" | "output";
+            /** @description With `file` `output`, the output's name (`?output=`). */
+            output?: string;
         };
         UploadForm: {
             /** Format: binary */
@@ -2999,7 +3068,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels, or `processWith` names no template of this account or comes with `autoConvertTo`/`autoCompress` (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3262,7 +3331,7 @@ export interface operations {
                     "application/json": components["schemas"]["DropEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON. */
+            /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels, or `processWith` names no template of this account or comes with `autoConvertTo`/`autoCompress` (`details` names each problem); `invalid_json`: the body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3772,6 +3841,11 @@ export interface operations {
         parameters: {
             query?: {
                 processed?: boolean;
+                /**
+                 * @description The name of one of the submission's `outputs`.
+                 * @example thumb
+                 */
+                output?: string;
             };
             header?: never;
             path: {
@@ -3826,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `not_found`: no such resource. */
+            /** @description `not_found`: no such drop or submission, or (`output`) no output of that name. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -34,6 +34,7 @@ export type PasswordRequiredError = components['schemas']['PasswordRequiredError
 export type PublicDropEnvelope = components['schemas']['PublicDropEnvelope'];
 export type SubmissionStatus = components['schemas']['SubmissionStatus'];
 export type Submission = components['schemas']['Submission'];
+export type SubmissionOutput = components['schemas']['SubmissionOutput'];
 export type ScanStatus = components['schemas']['ScanStatus'];
 export type SubmissionScan = components['schemas']['SubmissionScan'];
 export type SubmissionEnvelope = components['schemas']['SubmissionEnvelope'];

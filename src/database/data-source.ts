@@ -22,6 +22,7 @@ import { Templates1764200000400 } from './migrations/1764200000400-templates';
 import { JobOutputs1764200000600 } from './migrations/1764200000600-job-outputs';
 import { JobEndedNotify1764200000900 } from './migrations/1764200000900-job-ended-notify';
 import { Pipelines1764200001000 } from './migrations/1764200001000-pipelines';
+import { DropTemplates1764200001100 } from './migrations/1764200001100-drop-templates';
 
 /**
  * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   JobOutputs1764200000600,
   JobEndedNotify1764200000900,
   Pipelines1764200001000,
+  DropTemplates1764200001100,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,4 +1,5 @@
 import { ApiError } from '../common/api-error';
+import { takesKind, type ToolDefinition } from '../tools/tool-definition';
 import type { DropKind } from './drop.entity';
 
 /** docs/decisions.md §5: the conversion targets of each kind. */
@@ -18,6 +19,8 @@ export function checkDropRules(
   drop: {
     allowedKinds: DropKind;
     autoConvertTo: string | null;
+    autoCompress: boolean;
+    processWith?: string | null;
     maxFileSizeMB: number;
     expiresAt: Date | null;
     acceptLateUntil?: Date | null;
@@ -39,6 +42,12 @@ export function checkDropRules(
       ]);
     }
   }
+  if (drop.processWith && (drop.autoConvertTo || drop.autoCompress)) {
+    const other = drop.autoConvertTo ? 'autoConvertTo' : 'autoCompress';
+    throw ApiError.validation(`processWith runs a template; ${other} is a one-step recipe of its own: set one or the other, not both.`, [
+      { path: 'body/processWith', message: `cannot be combined with ${other}` },
+    ]);
+  }
   if (expiresAtChanged && drop.expiresAt && drop.expiresAt.getTime() <= now.getTime()) {
     throw ApiError.validation('expiresAt must be in the future.', [{ path: 'body/expiresAt', message: 'must be in the future' }]);
   }
@@ -46,5 +55,29 @@ export function checkDropRules(
     throw ApiError.validation('acceptLateUntil is a grace period after expiresAt: set expiresAt, and acceptLateUntil after it.', [
       { path: 'body/acceptLateUntil', message: 'must be after expiresAt' },
     ]);
+  }
+}
+
+/** A step of a template as far as the arriving file is concerned: its tool and what it reads (null: the arriving file). */
+export interface StepReading {
+  name: string;
+  tool: Pick<ToolDefinition, 'slug' | 'kind'>;
+  input: string | null;
+}
+
+/** The first step reading the arriving file whose tool does not take files of `kind`; undefined when every one does. */
+export function stepRefusingKind(steps: readonly StepReading[], kind: string): StepReading | undefined {
+  return steps.find((s) => s.input === null && !takesKind(s.tool.kind, kind));
+}
+
+/** 400 when the drop takes files of one kind only and a step of its template reading them takes another kind. */
+export function checkTemplateKinds(allowedKinds: DropKind, steps: readonly StepReading[]): void {
+  if (allowedKinds === 'any') return;
+  const step = stepRefusingKind(steps, allowedKinds);
+  if (step) {
+    throw ApiError.validation(
+      `processWith: the template's step "${step.name}" (${step.tool.slug}) takes ${step.tool.kind} files, but the drop accepts only ${allowedKinds} files.`,
+      [{ path: 'body/processWith', message: `must name a template whose steps take ${allowedKinds} files` }],
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { Account } from '../accounts/account.entity';
+import { Template } from '../templates/template.entity';
 import { bigintToNumber } from '../database/transformers';
 
 export type DropKind = 'any' | 'image' | 'video' | 'audio' | 'document';
@@ -9,6 +10,7 @@ export type DropKind = 'any' | 'image' | 'video' | 'audio' | 'document';
 @Check('drops_submission_count_check', 'submission_count >= 0')
 @Check('drops_total_bytes_check', 'total_bytes >= 0')
 @Index('drops_account_created_idx', { synchronize: false })
+@Index('drops_process_with_idx', { synchronize: false })
 export class Drop {
   @PrimaryColumn('text')
   id: string;
@@ -56,6 +58,15 @@ export class Drop {
 
   @Column('boolean', { name: 'auto_compress', default: false })
   autoCompress: boolean;
+
+  /** The template every arriving file runs through (`processWith`); the template's deletion clears it. */
+  @Column('text', { name: 'process_with', nullable: true })
+  processWith: string | null;
+
+  /** Schema only (the migration's foreign key): repositories never load it. */
+  @ManyToOne(() => Template, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'process_with', foreignKeyConstraintName: 'drops_process_with_fkey' })
+  template?: Template | null;
 
   @Column('text', { name: 'webhook_url', nullable: true })
   webhookUrl: string | null;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TemplatesModule } from '../templates/templates.module';
 import { DropCache } from './drop-cache';
 import { DropGate } from './drop-gate';
 import { DropsController } from './drops.controller';
@@ -6,6 +7,7 @@ import { DropsRepository } from './drops.repository';
 import { DropsService } from './drops.service';
 
 @Module({
+  imports: [TemplatesModule],
   controllers: [DropsController],
   providers: [DropsRepository, DropsService, DropCache, DropGate],
   exports: [DropsRepository, DropsService, DropGate],

@@ -12,7 +12,7 @@ const UNIQUE_VIOLATION = '23505';
 const COLUMNS = `id, account_id AS "accountId", slug, name, description, emoji, accent_color AS "accentColor",
   is_active AS "isActive", allowed_kinds AS "allowedKinds", max_file_size_mb AS "maxFileSizeMB",
   require_sender_email AS "requireSenderEmail", require_message AS "requireMessage", auto_convert_to AS "autoConvertTo",
-  auto_compress AS "autoCompress", webhook_url AS "webhookUrl", expires_at AS "expiresAt",
+  auto_compress AS "autoCompress", process_with AS "processWith", webhook_url AS "webhookUrl", expires_at AS "expiresAt",
   password_hash AS "passwordHash", max_submissions AS "maxSubmissions", max_total_mb AS "maxTotalMB",
   allowed_extensions AS "allowedExtensions", accept_late_until AS "acceptLateUntil",
   submission_count AS "submissionCount", total_bytes::float8 AS "totalBytes", created_at AS "createdAt"`;
@@ -30,6 +30,7 @@ const EDITABLE = {
   requireMessage: 'require_message',
   autoConvertTo: 'auto_convert_to',
   autoCompress: 'auto_compress',
+  processWith: 'process_with',
   webhookUrl: 'webhook_url',
   expiresAt: 'expires_at',
   passwordHash: 'password_hash',
@@ -136,17 +137,26 @@ export class DropsRepository {
   }
 
   /**
-   * Deletes the drop and its submissions, returning the submissions' stored files. The drop owns
+   * Deletes the drop and its submissions, returning the submissions' stored files: original,
+   * processed, and the template outputs (submission_outputs, removed by the cascade). The drop owns
    * its submissions' rows here (not SubmissionsRepository) so that drops need not know the
-   * submissions module, which builds on drops.
+   * submissions module, which builds on drops. The submissions are locked before their outputs are
+   * read, so a template run recording its files meanwhile either committed first (its files are
+   * read here) or finds the submission gone and deletes them itself.
    */
   async deleteWithSubmissions(tx: Db, id: string): Promise<{ storageKey: string; processedKey: string | null }[]> {
+    await tx.query('SELECT count(*) FROM (SELECT 1 FROM submissions WHERE drop_id = $1 FOR UPDATE) locked', [id]);
+    const outputs = await rows<{ storageKey: string }>(
+      tx,
+      'SELECT o.storage_key AS "storageKey" FROM submission_outputs o JOIN submissions s ON s.id = o.submission_id WHERE s.drop_id = $1',
+      [id],
+    );
     const files = await rows<{ storageKey: string; processedKey: string | null }>(
       tx,
       'DELETE FROM submissions WHERE drop_id = $1 RETURNING storage_key AS "storageKey", processed_key AS "processedKey"',
       [id],
     );
     await tx.query('DELETE FROM drops WHERE id = $1', [id]);
-    return files;
+    return [...files, ...outputs.map((o) => ({ storageKey: o.storageKey, processedKey: null }))];
   }
 }

@@ -9,8 +9,10 @@ import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf } from '../config/plans';
 import { Transactions } from '../database/transactions';
 import { FileDeletions } from '../storage/file-deletions';
+import { TemplatesService } from '../templates/templates.service';
+import { findTool } from '../tools/tool-registry';
 import { DropCache, dropLookups } from './drop-cache';
-import { checkDropRules } from './drop-rules';
+import { checkDropRules, checkTemplateKinds } from './drop-rules';
 import { hashPassword } from './drop-password';
 import type { Drop } from './drop.entity';
 import { DropsRepository } from './drops.repository';
@@ -26,6 +28,7 @@ export class DropsService {
     private readonly transactions: Transactions,
     private readonly fileDeletions: FileDeletions,
     private readonly clock: Clock,
+    private readonly templates: TemplatesService,
     config: AppConfig,
   ) {
     this.baseUrl = publicBaseUrl(config);
@@ -47,6 +50,7 @@ export class DropsService {
       requireMessage: input.requireMessage ?? false,
       autoConvertTo: input.autoConvertTo ?? null,
       autoCompress: input.autoCompress ?? false,
+      processWith: input.processWith ?? null,
       webhookUrl: input.webhookUrl ?? null,
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
       passwordHash: input.password ? await hashPassword(input.password) : null,
@@ -58,7 +62,8 @@ export class DropsService {
       totalBytes: 0,
     };
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, true, this.clock.now());
-    for (let attempt = 0; !(await this.drops.insert(drop)); attempt++) {
+    await this.checkTemplate(account.id, drop);
+    for (let attempt = 0; !(await templateKept(this.drops.insert(drop))); attempt++) {
       if (input.slug) throw ApiError.conflict('slug_taken', `The slug ${input.slug} is already taken.`);
       if (attempt >= 5) throw new Error('Could not draw a free slug in 6 attempts');
       drop.slug = randomSlug(); // a generated slug collided: draw another
@@ -103,9 +108,28 @@ export class DropsService {
     if (expiresAt !== undefined) drop.expiresAt = expiresAt === null ? null : new Date(expiresAt);
     if (acceptLateUntil !== undefined) drop.acceptLateUntil = acceptLateUntil === null ? null : new Date(acceptLateUntil);
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, expiresAt !== undefined, this.clock.now());
+    if (patch.processWith !== undefined || patch.allowedKinds !== undefined) await this.checkTemplate(account.id, drop);
     if (password !== undefined) drop.passwordHash = password === null ? null : await hashPassword(password);
-    const { id, accountId, slug: _slug, submissionCount, totalBytes, createdAt, ...changes } = drop;
-    return this.drops.update(id, changes);
+    const { id, accountId, slug: _slug, submissionCount, totalBytes, createdAt, template: _template, ...changes } = drop;
+    return templateKept(this.drops.update(id, changes));
+  }
+
+  /**
+   * `processWith` names a template of the account (another account's is as unknown: 400, never a
+   * hint that it exists) whose steps reading the arriving file take the drop's kind of file.
+   */
+  private async checkTemplate(accountId: string, drop: Pick<Drop, 'processWith' | 'allowedKinds'>): Promise<void> {
+    if (!drop.processWith) return;
+    const template = await this.templates.get(accountId, drop.processWith).catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 'not_found') throw unknownTemplate(drop.processWith!);
+      throw err;
+    });
+    const steps = Object.entries(template.steps).map(([name, spec]) => ({
+      name,
+      tool: findTool(spec.tool) ?? { slug: spec.tool, kind: 'any' as const },
+      input: spec.input ?? null,
+    }));
+    checkTemplateKinds(drop.allowedKinds, steps);
   }
 
   /** A drop by its public slug, whoever owns it (public pages and intake). */
@@ -150,6 +174,7 @@ export class DropsService {
       requireMessage: drop.requireMessage,
       autoConvertTo: drop.autoConvertTo,
       autoCompress: drop.autoCompress,
+      processWith: drop.processWith,
       webhookUrl: drop.webhookUrl,
       expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
       acceptLateUntil: drop.acceptLateUntil ? drop.acceptLateUntil.toISOString() : null,
@@ -162,5 +187,22 @@ export class DropsService {
       publicUrl: `${this.baseUrl}/d/${drop.slug}`,
       createdAt: drop.createdAt.toISOString(),
     };
+  }
+}
+
+function unknownTemplate(id: string): ApiError {
+  return ApiError.validation(`processWith: no template ${id} in this account.`, [{ path: 'body/processWith', message: 'must name a template of this account' }]);
+}
+
+/** The write, or the 400 of an unknown template when it was deleted between the check and the write (the foreign key). */
+async function templateKept<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    const driverError = (err as { driverError?: { code?: string; constraint?: string; detail?: string } }).driverError;
+    if (driverError?.code === '23503' && driverError.constraint === 'drops_process_with_fkey') {
+      throw unknownTemplate(/\(process_with\)=\(([^)]*)\)/.exec(driverError.detail ?? '')?.[1] ?? 'named');
+    }
+    throw err;
   }
 }

@@ -94,7 +94,7 @@ export class RetentionRepository {
 
   /**
    * Of these stored keys, those a row still holds on to: a job's live output, an upload, a
-   * submission's original or processed file. Each lookup is an index probe.
+   * submission's original or processed file or one of its template's outputs. Each lookup is an index probe.
    */
   async referenced(keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
@@ -106,6 +106,7 @@ export class RetentionRepository {
        UNION SELECT storage_key FROM uploads WHERE storage_key = ANY($1::text[])
        UNION SELECT storage_key FROM submissions WHERE storage_key = ANY($1::text[])
        UNION SELECT processed_key FROM submissions WHERE processed_key = ANY($1::text[]) AND processed_key IS NOT NULL
+       UNION SELECT storage_key FROM submission_outputs WHERE storage_key = ANY($1::text[])
        UNION SELECT storage_key FROM pending_file_deletions WHERE storage_key = ANY($1::text[])`,
       [keys],
     );
@@ -114,7 +115,7 @@ export class RetentionRepository {
 
   /**
    * Up to `limit` stored keys rows reference, after `afterKey` in key order (one page of the walk
-   * that finds rows whose file is missing): submissions' files, uploads, live job outputs. A job's
+   * that finds rows whose file is missing): submissions' files (their template outputs too), uploads, live job outputs. A job's
    * further outputs (`output_keys`) are read from the live multi-output jobs alone (a partial index),
    * a set bounded by output retention.
    */
@@ -124,6 +125,7 @@ export class RetentionRepository {
       `SELECT key FROM (
          (SELECT storage_key AS key FROM submissions WHERE storage_key > $1 ORDER BY storage_key LIMIT $2)
          UNION (SELECT processed_key FROM submissions WHERE processed_key IS NOT NULL AND processed_key > $1 ORDER BY processed_key LIMIT $2)
+         UNION (SELECT storage_key FROM submission_outputs WHERE storage_key > $1 ORDER BY storage_key LIMIT $2)
          UNION (SELECT storage_key FROM uploads WHERE storage_key > $1 ORDER BY storage_key LIMIT $2)
          UNION (SELECT output_key FROM jobs WHERE output_key IS NOT NULL AND output_key > $1 AND output_expired_at IS NULL ORDER BY output_key LIMIT $2)
          UNION (SELECT e.key FROM jobs, jsonb_each_text(output_keys) e(name, key)

@@ -14,3 +14,16 @@ describe('ArchiveNames', () => {
     ]);
   });
 });
+
+describe('ArchiveNames.nextIn', () => {
+  it("de-duplicates within a folder only: an output's folder does not take the names of the root or of another folder", () => {
+    const names = new ArchiveNames();
+    expect([
+      names.next('photo.png'),
+      names.nextIn('thumb', 'photo.webp'),
+      names.nextIn('webp', 'photo.webp'),
+      names.nextIn('thumb', 'photo.webp'),
+      names.next('photo.webp'),
+    ]).toEqual(['photo.png', 'thumb/photo.webp', 'webp/photo.webp', 'thumb/photo (2).webp', 'photo.webp']);
+  });
+});

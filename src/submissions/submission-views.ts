@@ -15,6 +15,7 @@ export function toSubmissionView(s: Submission): SubmissionView {
     status: s.status,
     processedFileName: s.processedFileName,
     processingError: s.processingError ?? null,
+    outputs: (s.outputs ?? []).map(({ name, fileName, size, contentType }) => ({ name, fileName, size, contentType })),
     isRead: s.isRead,
     isStarred: s.isStarred,
     isArchived: s.isArchived,

@@ -96,6 +96,18 @@ export class Submission {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
+
+  /** Not a column: the files of the drop's template (table submission_outputs), read with the row in step order. */
+  outputs: SubmissionOutputFile[];
+}
+
+/** One file a drop's template made of the submission (submission-output.entity.ts is its row). */
+export interface SubmissionOutputFile {
+  name: string;
+  storageKey: string;
+  fileName: string;
+  size: number;
+  contentType: string;
 }
 
 export interface ProcessingError {

@@ -43,16 +43,20 @@ export class SubmissionsArchiveService {
     for await (const s of this.rows(drop, filters)) {
       if (!inArchive(s, this.config.SCAN_MODE)) continue; // quarantined (or, strict, not scanned yet)
       const useProcessed = processed && s.processedKey && s.processedFileName;
-      const key = useProcessed ? s.processedKey! : s.storageKey;
-      if (zip.destroyed) return; // the client went away
-      const source = await this.storage.read(key);
-      const added = entryWritten(zip);
       // Names stored before today's rules (bidi controls) are sent by them all the same.
-      zip.append(source, { name: names.next(safeFileName(useProcessed ? s.processedFileName! : s.fileName)), date: s.createdAt });
-      try {
-        await added;
-      } finally {
-        source.destroy();
+      const entries = [{ key: useProcessed ? s.processedKey! : s.storageKey, name: names.next(safeFileName(useProcessed ? s.processedFileName! : s.fileName)) }];
+      // The template's files follow, each in its output's folder (output names are step names: safe as they are).
+      for (const o of s.outputs) entries.push({ key: o.storageKey, name: names.nextIn(o.name, safeFileName(o.fileName)) });
+      for (const entry of entries) {
+        if (zip.destroyed) return; // the client went away
+        const source = await this.storage.read(entry.key);
+        const added = entryWritten(zip);
+        zip.append(source, { name: entry.name, date: s.createdAt });
+        try {
+          await added;
+        } finally {
+          source.destroy();
+        }
       }
     }
     await zip.finalize();

@@ -55,6 +55,6 @@ export class SubmissionsController {
     @Query() query: QueryOf<'getSubmissionDownload'>,
   ): Promise<Ok<'getSubmissionDownload'>> {
     const drop = await this.drops.get(auth.account.id, slug);
-    return this.submissions.downloadLink(drop, id, query.processed === true);
+    return this.submissions.downloadLink(drop, id, query.processed === true, query.output);
   }
 }

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
 import { AutoConvertService } from './auto-convert.service';
 import { DropsModule } from '../drops/drops.module';
+import { TemplatesModule } from '../templates/templates.module';
+import { PipelineCheck } from '../tools/pipeline-check';
+import { ToolOptions } from '../tools/tool-options';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { IntakeService } from './intake.service';
 import { PublicDropsController } from './public-drops.controller';
@@ -16,7 +19,7 @@ import { ScanRepository } from './scan.repository';
 import { SubmissionScans } from './submission-scans';
 
 @Module({
-  imports: [DropsModule, WebhooksModule, JobsModule],
+  imports: [DropsModule, WebhooksModule, JobsModule, TemplatesModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
   providers: [
     SubmissionsRepository,
@@ -28,6 +31,9 @@ import { SubmissionScans } from './submission-scans';
     UploadSlots,
     ScanRepository,
     SubmissionScans,
+    // The template a drop runs is planned as a job's (processWith).
+    PipelineCheck,
+    ToolOptions,
   ],
   exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService, UploadSlots],
 })

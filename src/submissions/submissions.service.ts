@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { DownloadLink, SubmissionUpdate } from '../../generated/types';
 import { ApiError } from '../common/api-error';
 import { decodeCursor, paginate } from '../common/cursor';
@@ -56,19 +56,30 @@ export class SubmissionsService {
       if (!row) throw ApiError.notFound('Submission');
       await this.drops.removeSubmission(tx, drop.id, row.fileSize);
       // Recorded with the row's deletion: a storage failure after the commit is retried by the purge.
-      await this.fileDeletions.record(tx, [row.storageKey, row.processedKey]);
+      await this.fileDeletions.record(tx, [row.storageKey, row.processedKey, ...row.outputKeys]);
       return row;
     });
-    await this.fileDeletions.removeNow([submission.storageKey, submission.processedKey]);
+    await this.fileDeletions.removeNow([submission.storageKey, submission.processedKey, ...submission.outputKeys]);
   }
 
-  async downloadLink(drop: Drop, id: string, processed: boolean): Promise<DownloadLink> {
+  /** The original, the processed file (`processed`) or one of the template's outputs (`output`, by name), signed for an hour. */
+  async downloadLink(drop: Drop, id: string, processed: boolean, output?: string): Promise<DownloadLink> {
+    if (processed && output !== undefined) {
+      throw ApiError.validation('Ask for the processed file or for an output, not both.', [{ path: 'query/output', message: 'cannot be combined with processed=true' }]);
+    }
     const s = await this.get(drop, id);
     checkDownloadable(s, this.config.SCAN_MODE, this.config.SCAN_RETRY_SECONDS);
+    if (output !== undefined) {
+      const file = s.outputs.find((o) => o.name === output);
+      if (!file) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', outputMissing(s, output));
+      const url = await this.storage.signedUrl(file.storageKey, { fileName: file.fileName, expiresIn: DOWNLOAD_URL_SECONDS, contentType: servedContentType(file.contentType) });
+      return { url, expiresIn: DOWNLOAD_URL_SECONDS, file: 'output', output: file.name };
+    }
     if (processed) {
       if (!s.processedKey || !s.processedFileName) {
-        const why =
-          !drop.autoConvertTo && !drop.autoCompress
+        const why = drop.processWith
+          ? "the drop runs a template: its files are the submission's outputs (download them with ?output=<name>)"
+          : !drop.autoConvertTo && !drop.autoCompress
             ? 'the drop does not convert files'
             : s.status === 'processing'
               ? 'processing has not finished'
@@ -81,4 +92,11 @@ export class SubmissionsService {
     const url = await this.storage.signedUrl(s.storageKey, { fileName: s.fileName, expiresIn: DOWNLOAD_URL_SECONDS, contentType: servedContentType(s.fileMime) });
     return { url, expiresIn: DOWNLOAD_URL_SECONDS, file: 'original' };
   }
+}
+
+/** The 404 of an unknown output name, with the names there are (the name is the client's: cut short). */
+function outputMissing(s: Submission, name: string): string {
+  const names = s.outputs.map((o) => o.name);
+  const have = names.length > 0 ? names.join(', ') : s.status === 'processing' ? 'none yet, the processing is still running' : 'none';
+  return `Output "${name.slice(0, 80)}" not found: this submission has no output of that name (outputs: ${have}).`;
 }

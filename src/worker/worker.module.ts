@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { DropsModule } from '../drops/drops.module';
 import { SubmissionsModule } from '../submissions/submissions.module';
 import { HttpFetchModule } from '../http-fetch/http-fetch.module';
+import { JobsModule } from '../jobs/jobs.module';
 import { JobsWorkerModule } from '../jobs/jobs-worker.module';
 import { ProcessedListener } from '../submissions/processed-listener';
 import { SubmissionEvents } from '../submissions/submission-events';
@@ -18,7 +19,7 @@ import { RetentionModule } from '../retention/retention.module';
  * through the JobFinished event (ProcessedListener).
  */
 @Module({
-  imports: [JobsWorkerModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule, RetentionModule],
+  imports: [JobsWorkerModule, JobsModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule, RetentionModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper],
 })
 export class WorkerModule {}

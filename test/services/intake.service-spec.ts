@@ -22,6 +22,10 @@ import { DropCache } from '../../src/drops/drop-cache';
 import { DropGate } from '../../src/drops/drop-gate';
 import { SubmissionScans } from '../../src/submissions/submission-scans';
 import { balanceOf, serviceModule, tenant } from './service-module';
+import { TemplatesRepository } from '../../src/templates/templates.repository';
+import { TemplatesService } from '../../src/templates/templates.service';
+import { PipelineCheck } from '../../src/tools/pipeline-check';
+import { ToolOptions } from '../../src/tools/tool-options';
 
 /** Drop counters and the intake transaction (counters, conversion job, row) on the real Postgres. */
 describe('IntakeService.record and drop counters', () => {
@@ -41,6 +45,11 @@ describe('IntakeService.record and drop counters', () => {
       DropsService,
       DropCache,
       AutoConvertService,
+      // A drop's template (processWith) is read and planned at intake.
+      TemplatesService,
+      TemplatesRepository,
+      PipelineCheck,
+      ToolOptions,
       JobAdmission,
       JobDispatch,
       JobRefunds,

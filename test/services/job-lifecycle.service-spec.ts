@@ -42,6 +42,10 @@ import { StubQueue } from './stub-queue';
 import { DropGate } from '../../src/drops/drop-gate';
 import { SubmissionScans } from '../../src/submissions/submission-scans';
 import { ExclusiveSweeps } from '../../src/retention/exclusive-sweeps';
+import { TemplatesRepository } from '../../src/templates/templates.repository';
+import { TemplatesService } from '../../src/templates/templates.service';
+import { PipelineCheck } from '../../src/tools/pipeline-check';
+import { ToolOptions } from '../../src/tools/tool-options';
 
 const LEASE_MS = 30_000;
 const RESULT: StoredJobResult = { outputFormat: 'webp', outputSize: 10, outputFileName: 'out.webp' };
@@ -93,6 +97,11 @@ describe('job lifecycle use cases', () => {
         IdempotencyService,
         IntakeService,
         AutoConvertService,
+        // A drop's template (processWith) is read and planned at intake.
+        TemplatesService,
+        TemplatesRepository,
+        PipelineCheck,
+        ToolOptions,
         ProcessedListener,
         { provide: Contract, useFactory: () => new Contract() },
         { provide: JobQueue, useValue: queue },

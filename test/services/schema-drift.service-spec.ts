@@ -29,7 +29,17 @@ describe('entities match the migrated schema', () => {
   afterAll(() => ds?.destroy());
 
   it('finds the entities', () => {
-    expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual(['accounts', 'api_keys', 'drops', 'jobs', 'submissions', 'templates', 'uploads', 'webhook_deliveries']);
+    expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual([
+      'accounts',
+      'api_keys',
+      'drops',
+      'jobs',
+      'submission_outputs',
+      'submissions',
+      'templates',
+      'uploads',
+      'webhook_deliveries',
+    ]);
   });
 
   it('the schema builder would change nothing', async () => {

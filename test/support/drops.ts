@@ -15,6 +15,7 @@ export const NEW_DROP_SETTINGS: DropSettings = {
   requireMessage: false,
   autoConvertTo: null,
   autoCompress: false,
+  processWith: null,
   webhookUrl: null,
   expiresAt: null,
   passwordHash: null,

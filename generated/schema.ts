@@ -3841,10 +3841,7 @@ export interface operations {
         parameters: {
             query?: {
                 processed?: boolean;
-                /**
-                 * @description The name of one of the submission's `outputs`.
-                 * @example thumb
-                 */
+                /** @description The name of one of the submission's `outputs`. */
                 output?: string;
             };
             header?: never;

@@ -69,6 +69,7 @@ export class AutoConvertService {
       // A registered tool: planPipeline found it in the registry.
       tool: first.tool as ToolDefinition,
       pipeline: planned.steps,
+      stepOrder: planned.order,
       input: { storageKey: file.storageKey, fileName: file.fileName },
       options: first.options,
       submissionId: file.id,
@@ -76,10 +77,11 @@ export class AutoConvertService {
     });
   }
 
-  private async plan(accountId: string, templateId: string): Promise<{ steps: PlannedStep[] } | { refusal: ProcessingError }> {
+  /** The plan (the order a step reads after the one it reads) and the steps' order as the template names them. */
+  private async plan(accountId: string, templateId: string): Promise<{ steps: PlannedStep[]; order: string[] } | { refusal: ProcessingError }> {
     try {
       const template = await this.templates.get(accountId, templateId);
-      return { steps: this.pipelines.plan(template.steps) };
+      return { steps: this.pipelines.plan(template.steps), order: Object.keys(template.steps) };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // Deleted between the drop's read and now (its deletion clears processWith), or steps a tool no longer takes.

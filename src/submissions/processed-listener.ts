@@ -5,7 +5,7 @@ import { DropsRepository } from '../drops/drops.repository';
 import { JobFinished } from '../jobs/job-finished.event';
 import { storedOutputKeys } from '../jobs/job-outputs';
 import type { Job } from '../jobs/job.entity';
-import { JobsRepository } from '../jobs/jobs.repository';
+import { PipelinesRepository } from '../jobs/pipelines.repository';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { mimeOfFormat } from './conversion-plan';
 import type { Submission } from './submission.entity';
@@ -27,7 +27,7 @@ export class ProcessedListener {
   constructor(
     private readonly submissions: SubmissionsRepository,
     private readonly drops: DropsRepository,
-    private readonly jobs: JobsRepository,
+    private readonly pipelines: PipelinesRepository,
     private readonly transactions: Transactions,
     private readonly events: SubmissionEvents,
     @Inject(STORAGE) private readonly storage: StorageDriver,
@@ -37,8 +37,7 @@ export class ProcessedListener {
   async finished({ job }: JobFinished): Promise<void> {
     // A pipeline's step: its pipeline's end records the run.
     if (!job.submissionId || job.pipelineId) return;
-    const steps = await this.jobs.findSteps([job.id]);
-    const submission = steps.length > 0 ? await this.templateFinished(job, job.submissionId, steps) : await this.conversionFinished(job, job.submissionId);
+    const submission = job.steps ? await this.templateFinished(job, job.submissionId, job.steps) : await this.conversionFinished(job, job.submissionId);
     if (!submission) return;
     const drop = await this.drops.findById(submission.dropId);
     if (drop) await this.events.processed(drop, submission);
@@ -61,7 +60,10 @@ export class ProcessedListener {
     return submission;
   }
 
-  private async templateFinished(job: Job, submissionId: string, steps: Job[]): Promise<Submission | undefined> {
+  /** Every step has ended when its pipeline has (AdvancePipeline); `order` is the template's, as the drop gave it. */
+  private async templateFinished(job: Job, submissionId: string, order: string[]): Promise<Submission | undefined> {
+    const rows = await this.pipelines.findSteps([job.id]);
+    const steps = order.map((name) => rows.find((s) => s.stepName === name)).filter((s): s is Job => s !== undefined);
     const end = job.state === 'completed' ? { status: 'ready' as const, processingError: null } : { status: 'failed' as const, processingError: templateError(job, steps) };
     const submission = await this.transactions.run((tx) => this.submissions.recordOutputs(tx, submissionId, templateOutputs(steps), end));
     // Deleted while its template ran: every step's files belong to nobody.

@@ -117,10 +117,10 @@ describe('drops running a template (processWith)', () => {
     expect(sent.status).toBe('processing');
     const done = await settled(owner, slug, sent.id);
     expect(done).toMatchObject({ status: 'ready', processingError: null, processedFileName: null, fileName: 'photo.png' });
-    expect(done.outputs).toEqual([
-      { name: 'thumb', fileName: 'photo.webp', size: expect.any(Number), contentType: 'image/webp' },
-      { name: 'webp', fileName: 'photo.webp', size: expect.any(Number), contentType: 'image/webp' },
-    ]);
+    // In the template's order, as the template reads back.
+    const order = Object.keys((await owner.client.GET('/v1/templates/{id}', { params: { path: { id: tpl } } })).data!.template.steps);
+    expect([...order].sort()).toEqual(['thumb', 'webp']);
+    expect(done.outputs).toEqual(order.map((name) => ({ name, fileName: 'photo.webp', size: expect.any(Number), contentType: 'image/webp' })));
     // The pipeline is charged once, the sum of its steps (one credit each), to the owner.
     expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(18);
 
@@ -144,7 +144,7 @@ describe('drops running a template (processWith)', () => {
     expectError(processed.response, processed.error, 409, 'processed_unavailable');
     const unknown = await link(owner, slug, sent.id, { output: 'poster' });
     expectError(unknown.response, unknown.error, 404, 'not_found');
-    expect((unknown.error as any).error.message).toContain('thumb, webp');
+    expect((unknown.error as any).error.message).toContain(`(outputs: ${order.join(', ')})`);
     const both = await link(owner, slug, sent.id, { output: 'thumb', processed: true });
     expectError(both.response, both.error, 400, 'validation_failed');
 
@@ -154,7 +154,7 @@ describe('drops running a template (processWith)', () => {
     const file = join(out, `${slug}.zip`);
     await pipeline(Readable.fromWeb(res.body as any), createWriteStream(file));
     const entries = await unzipAll(file);
-    expect([...entries.keys()]).toEqual(['photo.png', 'thumb/photo.webp', 'webp/photo.webp']);
+    expect([...entries.keys()]).toEqual(['photo.png', ...order.map((name) => `${name}/photo.webp`)]);
     expect(entries.get('photo.png')!.equals(photo)).toBe(true);
     expect(await sharp(entries.get('thumb/photo.webp')).metadata()).toMatchObject({ format: 'webp', width: 64, height: 64 });
     expect(await sharp(entries.get('webp/photo.webp')).metadata()).toMatchObject({ format: 'webp', width: 200, height: 150 });
@@ -185,7 +185,7 @@ describe('drops running a template (processWith)', () => {
 
     // So does deleting the drop.
     const second = await settled(owner, slug, (await send(slug, await png(40, 30), 'again.png', 'image/png')).id);
-    expect(second.outputs.map((o) => o.name)).toEqual(['thumb', 'webp']);
+    expect(second.outputs.map((o) => o.name)).toEqual(order);
     const withSecond = await storedFiles(dir);
     expect((await owner.client.DELETE('/v1/drops/{slug}', { params: { path: { slug } } })).response.status).toBe(204);
     expect(withSecond.length - (await storedFiles(dir)).length).toBe(3);
@@ -247,7 +247,13 @@ describe('drops running a template (processWith)', () => {
     const text = await send(slug, 'just words', 'notes.txt', 'text/plain');
     expect(text.status).toBe('ready');
     const view = (await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id: text.id } } })).data!.submission;
-    expect(view).toMatchObject({ outputs: [], processingError: { code: 'unsupported_input', message: expect.stringContaining('"thumb" (image-thumbnail) takes image files') } });
+    expect(view).toMatchObject({
+      outputs: [],
+      processingError: {
+        code: 'unsupported_input',
+        message: expect.stringMatching(/step "(thumb|webp)" \(image-(thumbnail|convert)\) takes image files; this file is a document file/),
+      },
+    });
     expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(20);
   });
 
@@ -261,5 +267,7 @@ describe('drops running a template (processWith)', () => {
     expect(done).toMatchObject({ status: 'failed', outputs: [], processingError: { code: expect.any(String), message: expect.stringMatching(/^Step "(thumb|webp)" \(image-/) } });
     const original = await link(owner, slug, sent.id);
     expect(Buffer.from(await (await contractFetch(original.data!.url)).arrayBuffer()).equals(broken)).toBe(true);
+    // The steps that did not complete are given back to the owner, as a pipeline job's are.
+    expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(20);
   }, 120_000);
 });

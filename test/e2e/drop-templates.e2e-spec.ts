@@ -271,3 +271,72 @@ describe('drops running a template (processWith)', () => {
     expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(20);
   }, 120_000);
 });
+
+/**
+ * A drop's template runs as one pipeline job admitted like an auto-conversion (issue 10 item 2):
+ * past the owner's in-flight limit it is paid at once and waits for a slot; the sender still gets
+ * a 201. The uploads go to an API without a worker; a worker app on the same queues works them off.
+ */
+describe("drops running a template within the owner's in-flight limit", () => {
+  let api: TestApp;
+  let worker: TestApp | undefined;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await tempStorageDir('drop-templates-slots');
+    api = await startTestApp({ STORAGE_DIR: dir, WORKER_IN_PROCESS: 'false' });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    await removeDir(dir);
+  });
+
+  it('four arrivals on a free account (limit 2): all paid at once, never more than two pipelines at work, all four processed', async () => {
+    const owner = await api.newTenant({ plan: 'free', credits: 10 });
+    const { data: created } = await owner.client.POST('/v1/templates', {
+      body: { name: 'Two steps', steps: { thumb: { tool: 'image-thumbnail', options: { width: 16 } }, webp: { tool: 'image-convert', options: { format: 'webp' } } } } as any,
+    });
+    const slug = uniqueSlug('tpls');
+    expect((await owner.client.POST('/v1/drops', { body: { name: 'Busy', slug, processWith: created!.template.id } })).response.status).toBe(201);
+    const image = await png(40, 30);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await submit(api, slug, form({}, { data: image, name: `p${i}.png`, type: 'image/png' }));
+      expect(res.status).toBe(201); // never refused because the owner is busy
+      expect(res.body.submission.status).toBe('processing');
+      ids.push(res.body.submission.id);
+    }
+    // Two credits each, all paid now: the balance can never be overdrawn later.
+    expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(2);
+
+    const db = api.app.get(DataSource);
+    // Pipelines with a step handed to the queue and not ended yet.
+    const atWork = async (): Promise<number> =>
+      (
+        await db.query(
+          "SELECT count(DISTINCT pipeline_id)::int AS n FROM jobs WHERE account_id = $1 AND pipeline_id IS NOT NULL AND state IN ('queued', 'running') AND enqueued_at IS NOT NULL",
+          [owner.account.id],
+        )
+      )[0].n;
+    expect(await atWork()).toBe(2);
+    const waiting = await db.query('SELECT count(*)::int AS n FROM jobs WHERE account_id = $1 AND pipeline_id IS NULL AND waiting_for_slot', [owner.account.id]);
+    expect(waiting[0].n).toBe(2);
+
+    worker = await startTestApp({ STORAGE_DIR: dir, WORKER_IN_PROCESS: 'true', QUEUE_PREFIX: api.queuePrefix });
+    const deadline = Date.now() + 120_000;
+    let most = 0;
+    for (;;) {
+      most = Math.max(most, await atWork());
+      // Polled in the database: the free plan's 5 requests/s would throttle an API poll.
+      const rows: { status: string }[] = await db.query('SELECT status FROM submissions WHERE id = ANY($1)', [ids]);
+      if (rows.every((r) => r.status !== 'processing')) break;
+      if (Date.now() > deadline) throw new Error(`still processing: ${JSON.stringify(rows)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(most).toBeLessThanOrEqual(2);
+    const { data } = await owner.client.GET('/v1/drops/{slug}/submissions', { params: { path: { slug } } });
+    expect(data!.submissions.map((s) => [s.status, s.outputs.map((o) => o.name).sort()])).toEqual(ids.map(() => ['ready', ['thumb', 'webp']]));
+    expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(2);
+  }, 180_000);
+});

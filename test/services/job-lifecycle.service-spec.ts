@@ -44,8 +44,6 @@ import { SubmissionScans } from '../../src/submissions/submission-scans';
 import { ExclusiveSweeps } from '../../src/retention/exclusive-sweeps';
 import { TemplatesRepository } from '../../src/templates/templates.repository';
 import { TemplatesService } from '../../src/templates/templates.service';
-import { PipelineCheck } from '../../src/tools/pipeline-check';
-import { ToolOptions } from '../../src/tools/tool-options';
 
 const LEASE_MS = 30_000;
 const RESULT: StoredJobResult = { outputFormat: 'webp', outputSize: 10, outputFileName: 'out.webp' };
@@ -100,8 +98,6 @@ describe('job lifecycle use cases', () => {
         // A drop's template (processWith) is read and planned at intake.
         TemplatesService,
         TemplatesRepository,
-        PipelineCheck,
-        ToolOptions,
         ProcessedListener,
         { provide: Contract, useFactory: () => new Contract() },
         { provide: JobQueue, useValue: queue },

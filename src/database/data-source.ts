@@ -22,6 +22,7 @@ import { Templates1764200000400 } from './migrations/1764200000400-templates';
 import { JobOutputs1764200000600 } from './migrations/1764200000600-job-outputs';
 import { JobEndedNotify1764200000900 } from './migrations/1764200000900-job-ended-notify';
 import { Pipelines1764200001000 } from './migrations/1764200001000-pipelines';
+import { TemplateStepOrder1764200001002 } from './migrations/1764200001002-template-step-order';
 import { DropTemplates1764200001100 } from './migrations/1764200001100-drop-templates';
 
 /**
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   JobOutputs1764200000600,
   JobEndedNotify1764200000900,
   Pipelines1764200001000,
+  TemplateStepOrder1764200001002,
   DropTemplates1764200001100,
 ];
 

@@ -20,8 +20,8 @@ export class Template {
   @Column('text')
   name: string;
 
-  /** As the client wrote them (checked by planPipeline when saved and again when run). */
-  @Column('jsonb')
+  /** As the client wrote them, in their order (`json`, not `jsonb`, which sorts keys); checked by planPipeline when saved and again when run. */
+  @Column('json')
   steps: Record<string, PipelineStepSpec>;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })

@@ -39,7 +39,7 @@ export class TemplatesRepository {
   update(id: string, accountId: string, changes: Partial<Pick<Template, 'name' | 'steps'>>): Promise<Template | undefined> {
     return firstRow<Template>(
       this.db,
-      `UPDATE templates SET name = COALESCE($3, name), steps = COALESCE($4::jsonb, steps), updated_at = now()
+      `UPDATE templates SET name = COALESCE($3, name), steps = COALESCE($4::json, steps), updated_at = now()
         WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
       [id, accountId, changes.name ?? null, changes.steps ? JSON.stringify(changes.steps) : null],
     );

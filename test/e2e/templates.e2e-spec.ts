@@ -33,6 +33,10 @@ describe('templates', () => {
       updatedAt: template.createdAt,
     });
     expect((await get(template.id)).data!.template).toEqual(template);
+    // The steps read back in the order they were written (not sorted: a longer name first here).
+    const ordered = (await create({ name: 'Order', steps: { poster_large: WEB_READY.webp, small: WEB_READY.webp, a: WEB_READY.webp } })).data!.template;
+    expect(Object.keys((await get(ordered.id)).data!.template.steps)).toEqual(['poster_large', 'small', 'a']);
+    await owner.client.DELETE('/v1/templates/{id}', { params: { path: { id: ordered.id } } });
 
     const second = (await create({ name: 'Poster', steps: { mp4: { tool: 'video-convert', options: { format: 'mp4' } } } })).data!.template;
     const page = await owner.client.GET('/v1/templates', { params: { query: { limit: 1 } } });

@@ -161,6 +161,8 @@ describe('pipelines: jobs of named steps and templates', () => {
     expect(Object.values(steps).reduce((sum, s) => sum + s.cost, 0)).toBe(cost);
     expect(await ledgerOf(tenant, job.id)).toEqual([{ amount: -cost, reason: 'job_debit' }]);
     expect(await creditBalance(tenant.client)).toBe(before - cost);
+    // One job in the account's list, not one per step.
+    expect((await tenant.client.GET('/v1/jobs')).data!.jobs.map((j) => j.id)).toEqual([job.id]);
 
     // result: no single download, every file in outputs — a step's main output by its name, a further one as <step>.<name>.
     const result = job.result!;

@@ -1,4 +1,4 @@
-import { createJobAndWait, type JobBody, type JobWebhookEvent, pipelineSteps, verifyWebhook } from '@dropline/client';
+import { createJobAndWait, type JobBody, type JobWebhookEvent, pipelineSteps, uploadFile, verifyWebhook } from '@dropline/client';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { makePdf } from '../support/document-fixtures';
 import { expectError } from '../support/expect-error';
 import { countingServer, type CountingServer, creditBalance, waitForJob } from '../support/jobs';
 import { makePng, makeVideo, probe } from '../support/media-fixtures';
+import { JobSweeper } from '../../src/jobs/job-sweeper';
 import { checkedClient, startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import { webhookContractErrors } from '../support/webhook-contract';
 import { startReceiver } from '../support/webhook-receiver';
@@ -28,7 +29,7 @@ describe('pipelines: jobs of named steps and templates', () => {
   let files: CountingServer;
   /** Bytes served by path; a path in `holds` waits until released (its steps stay running). */
   const served: Record<string, { type: string; body: Buffer }> = {};
-  const holds = new Map<string, { waiting: (() => void)[]; released: boolean }>();
+  const holds = new Map<string, { waiting: (() => void)[]; released: boolean; serveFirst?: boolean }>();
   const url = (name: string) => `${files.origin}/${name}`;
 
   beforeAll(async () => {
@@ -52,8 +53,10 @@ describe('pipelines: jobs of named steps and templates', () => {
       if (!file) return void res.writeHead(404).end();
       const send = () => res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.body.length) }).end(file.body);
       const hold = holds.get(path);
-      if (hold && !hold.released) hold.waiting.push(send);
-      else send();
+      if (hold?.serveFirst)
+        hold.serveFirst = false; // serve the first request, hold those after it
+      else if (hold && !hold.released) return void hold.waiting.push(send);
+      send();
     });
     // Two video steps at once, so independent video steps really run side by side.
     t = await startTestApp({ WORKER_IN_PROCESS: 'true', ALLOW_PRIVATE_HOSTS: '127.0.0.1', STORAGE_DIR: join(dir, 'files'), VIDEO_WORKER_CONCURRENCY: '2' });
@@ -71,9 +74,9 @@ describe('pipelines: jobs of named steps and templates', () => {
   }
 
   /** A URL serving `name` whose requests wait until `release()`; `fetched` counts those waiting. */
-  function heldUrl(name: string): { url: string; fetched: () => number; release: () => void } {
+  function heldUrl(name: string, options: { serveFirst?: boolean } = {}): { url: string; fetched: () => number; release: () => void } {
     const path = `/held-${randomUUID()}/${name}`;
-    const hold = { waiting: [] as (() => void)[], released: false };
+    const hold = { waiting: [] as (() => void)[], released: false, serveFirst: options.serveFirst ?? false };
     holds.set(path, hold);
     return { url: `${files.origin}${path}`, fetched: () => hold.waiting.length, release: () => release(hold) };
   }
@@ -92,9 +95,20 @@ describe('pipelines: jobs of named steps and templates', () => {
     return (data as JobAccepted).id;
   }
 
-  async function ledgerOf(tenant: Tenant, jobId: string): Promise<Pick<LedgerEntry, 'amount' | 'reason'>[]> {
+  /** The job's ledger lines, oldest first. */
+  async function ledgerOf(tenant: Tenant, jobId: string): Promise<Pick<LedgerEntry, 'amount' | 'reason' | 'step'>[]> {
     const { data } = await tenant.client.GET('/v1/account/ledger', { params: { query: { limit: 100 } } });
-    return data!.entries.filter((e) => e.jobId === jobId).map(({ amount, reason }) => ({ amount, reason }));
+    return data!.entries
+      .filter((e) => e.jobId === jobId)
+      .map(({ amount, reason, step }) => ({ amount, reason, ...(step === undefined ? {} : { step }) }))
+      .reverse();
+  }
+
+  /** One refund line per named step, of that step's cost, in any order. */
+  function expectStepRefunds(lines: Pick<LedgerEntry, 'amount' | 'reason' | 'step'>[], job: Job, names: string[]): void {
+    const refunds = lines.filter((l) => l.reason === 'job_refund');
+    const byStep = (a: { step?: string }, b: { step?: string }) => (a.step ?? '').localeCompare(b.step ?? '');
+    expect([...refunds].sort(byStep)).toEqual(names.map((step) => ({ amount: job.steps![step].cost, reason: 'job_refund', step })).sort(byStep));
   }
 
   /** Each tool's listed cost (GET /v1/tools). */
@@ -232,13 +246,8 @@ describe('pipelines: jobs of named steps and templates', () => {
     const refunded = ['bad', 'after', 'last'].map((name) => steps[name].cost);
     const kept = steps.first.cost + steps.thumb.cost;
     const lines = await ledgerOf(tenant, job.id);
-    expect(lines.filter((l) => l.reason === 'job_debit')).toEqual([{ amount: -job.cost, reason: 'job_debit' }]);
-    expect(
-      lines
-        .filter((l) => l.reason === 'job_refund')
-        .map((l) => l.amount)
-        .sort(),
-    ).toEqual(refunded.sort());
+    expect(lines[0]).toEqual({ amount: -job.cost, reason: 'job_debit' });
+    expectStepRefunds(lines, job, ['bad', 'after', 'last']);
     expect(lines).toHaveLength(1 + refunded.length);
     expect(job.cost).toBe(kept + refunded.reduce((a, b) => a + b, 0));
     expect(await creditBalance(tenant.client)).toBe(before - kept);
@@ -392,12 +401,7 @@ describe('pipelines: jobs of named steps and templates', () => {
       if (step.error) expect(step.error.code).toBe('canceled');
     }
     const lines = await ledgerOf(tenant, id);
-    const refunds = lines.filter((l) => l.reason === 'job_refund').map((l) => l.amount);
-    expect(refunds.sort()).toEqual(
-      Object.values(job.steps!)
-        .map((step) => step.cost)
-        .sort(),
-    );
+    expectStepRefunds(lines, job, ['a', 'b', 'c']);
     expect(lines).toHaveLength(1 + 3);
     expect(await creditBalance(tenant.client)).toBe(before);
 
@@ -434,13 +438,7 @@ describe('pipelines: jobs of named steps and templates', () => {
       expect(canceled.response.status).toBe(200);
       expect(canceled.data!.job).toMatchObject({ state: 'canceled', refunded: true });
       for (const step of Object.values(canceled.data!.job.steps!)) expect(step.state).toBe('canceled');
-      const { data: ledger } = await tenant.client.GET('/v1/account/ledger');
-      const refunds = ledger!.entries.filter((e) => e.jobId === id && e.reason === 'job_refund').map((e) => e.amount);
-      expect(refunds.sort()).toEqual(
-        Object.values(queued.steps!)
-          .map((s) => s.cost)
-          .sort(),
-      );
+      expectStepRefunds(await ledgerOf(tenant, id), queued, ['web', 'poster', 'small']);
       expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(1000);
       // A second cancel: the job is finished.
       const again = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } });
@@ -525,5 +523,148 @@ describe('pipelines: jobs of named steps and templates', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('an idempotent pipeline: the same key and steps give the same job, other steps under that key 409', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const key = randomUUID();
+    const body = { input: { url: url('photo.png') }, steps: { small: { tool: 'image-resize' as const, options: { width: 20 } } } };
+    const first = await tenant.client.POST('/v1/jobs', { body, headers: { 'Idempotency-Key': key } });
+    const again = await tenant.client.POST('/v1/jobs', { body, headers: { 'Idempotency-Key': key } });
+    expect(first.response.status).toBe(202);
+    expect(again.response.status).toBe(202);
+    expect((again.data as JobAccepted).id).toBe((first.data as JobAccepted).id);
+    const other = await tenant.client.POST('/v1/jobs', {
+      body: { ...body, steps: { small: { tool: 'image-resize', options: { width: 30 } } } },
+      headers: { 'Idempotency-Key': key },
+    });
+    expectError(other.response, other.error, 409, 'idempotency_conflict');
+    const job = await waitForJob(tenant.client, (first.data as JobAccepted).id);
+    expect(job.state).toBe('completed');
+    expect(await creditBalance(tenant.client)).toBe(1000 - job.cost);
+  });
+
+  it("a template's steps need the key's scopes too: 403 naming the step", async () => {
+    const owner = await t.newTenant({ plan: 'max', credits: 1000 });
+    const template = (
+      await owner.client.POST('/v1/templates', {
+        body: { name: 'Video', steps: { poster: { tool: 'video-thumbnail' }, small: { tool: 'image-resize', input: 'poster', options: { width: 10 } } } },
+      })
+    ).data!.template;
+    const imagesOnly = await t.newKey(owner.account.id, { scopes: ['image:write', 'templates:read'] });
+    const res = await imagesOnly.client.POST('/v1/jobs', { body: { template: template.id, input: { url: url('clip.mp4') } } });
+    expectError(res.response, res.error, 403, 'insufficient_scope');
+    expect(res.error!.error.message).toMatch(/\bposter\b/);
+    expect(await creditBalance(owner.client)).toBe(1000);
+  });
+
+  it('an uploaded file (input.fileId) feeds the steps that read the job input', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const upload = await uploadFile(tenant.client, { data: served['photo.png'].body, name: 'photo.png', type: 'image/png' });
+    const job = await createJobAndWait(
+      tenant.client,
+      { input: { fileId: upload.id }, steps: { a: { tool: 'image-resize', options: { width: 64 } }, b: { tool: 'image-convert', options: { format: 'avif' } } } },
+      { waitSeconds: 30 },
+    );
+    expect(job.state).toBe('completed');
+    expect(await sharp(await download(job.result!.outputs.a)).metadata()).toMatchObject({ width: 64, height: 48 });
+    expect(await sharp(await download(job.result!.outputs.b)).metadata()).toMatchObject({ width: 640, height: 480 });
+  });
+
+  it('GET with Prefer: wait on a running pipeline answers once its last step has completed', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const input = heldUrl('photo.png');
+    const id = await submit(tenant, {
+      input: { url: input.url },
+      steps: { a: { tool: 'image-resize', options: { width: 40 } }, b: { tool: 'image-convert', input: 'a', options: { format: 'webp' } } },
+    });
+    await until(() => input.fetched() > 0, 'the first step to fetch its input');
+    const answer = tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } }, headers: { Prefer: 'wait=30' } });
+    input.release();
+    const { data, response } = await answer;
+    expect(response.status).toBe(200);
+    expect(response.headers.get('preference-applied')).toBe('wait=30');
+    expect(data!.job).toMatchObject({ id, state: 'completed', steps: { a: { state: 'completed' }, b: { state: 'completed' } } });
+  });
+
+  it('the job sweeper leaves a step waiting for its input alone: it runs only once that input is ready', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const input = heldUrl('photo.png');
+    const id = await submit(tenant, {
+      input: { url: input.url },
+      steps: { a: { tool: 'image-resize', options: { width: 40 } }, b: { tool: 'image-resize', input: 'a', options: { width: 20 } } },
+    });
+    await until(() => input.fetched() > 0, 'the first step to fetch its input');
+    await t.app.get(JobSweeper).sweep();
+    const during = (await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job;
+    expect(during.steps).toMatchObject({ a: { state: 'running' }, b: { state: 'queued', startedAt: null } });
+    input.release();
+    const job = await waitForJob(tenant.client, id, 30_000);
+    expect(job).toMatchObject({ state: 'completed', steps: { a: { state: 'completed' }, b: { state: 'completed' } } });
+    expect(Date.parse(job.steps!.b.startedAt!)).toBeGreaterThanOrEqual(Date.parse(job.steps!.a.finishedAt!));
+    expect(await sharp(await download(job.result!.outputs.b)).metadata()).toMatchObject({ width: 20, height: 15 });
+  });
+
+  // Known gap (reported for issue 20): JobStep has `outputs` (files) but no result details, so a
+  // media-info step's probe (a single job's `result.info`) is nowhere in a pipeline's view. Marked
+  // `failing` until the contract gives a step its details: then it goes red and is made a plain `it`.
+  it.failing('a media-info step: its probe is part of the completed job', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const job = await createJobAndWait(
+      tenant.client,
+      { input: { url: url('clip.mp4') }, steps: { info: { tool: 'media-info' }, poster: { tool: 'video-thumbnail', options: { width: 64 } } } },
+      { waitSeconds: 60 },
+    );
+    expect(job).toMatchObject({ state: 'completed', cost: 1, steps: { info: { state: 'completed', cost: 0 }, poster: { state: 'completed' } } });
+    // A single media-info job answers result.info; a pipeline's has nowhere to put it but the step.
+    expect(JSON.stringify(job)).toMatch(/"width":1280/);
+  });
+
+  it('cancel after some steps completed: they keep their files, the others are canceled and refunded; refunded stays false', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const before = await creditBalance(tenant.client);
+    // Each step reading the job input fetches it: the first fetch is served, the next one held.
+    const input = heldUrl('photo.png', { serveFirst: true });
+    const id = await submit(tenant, {
+      input: { url: input.url },
+      steps: {
+        p: { tool: 'image-resize', options: { width: 40 } },
+        p2: { tool: 'image-convert', input: 'p', options: { format: 'webp' } },
+        q: { tool: 'image-resize', options: { width: 30 } },
+        q2: { tool: 'image-convert', input: 'q', options: { format: 'webp' } },
+      },
+    });
+    await until(() => input.fetched() > 0, 'the second root step to fetch its input');
+    const [done, held] =
+      (await waitForJob(tenant.client, id, 30_000, (job) => job.steps!.p2.state === 'completed' || job.steps!.q2.state === 'completed')).steps!.p2.state === 'completed'
+        ? ['p', 'q']
+        : ['q', 'p'];
+    const canceled = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } });
+    expect(canceled.response.status).toBe(200);
+    const job = canceled.data!.job;
+    expect(job).toMatchObject({ state: 'canceled', refunded: false, result: null });
+    for (const name of [done, `${done}2`]) expect(job.steps![name]).toMatchObject({ state: 'completed', outputs: { output: expect.any(Object) } });
+    for (const name of [held, `${held}2`]) expect(job.steps![name]).toMatchObject({ state: 'canceled', outputs: {} });
+    expect(await sharp(await download(job.steps![`${done}2`].outputs.output)).metadata()).toMatchObject({ format: 'webp' });
+    const lines = await ledgerOf(tenant, id);
+    expectStepRefunds(lines, job, [held, `${held}2`]);
+    expect(lines).toHaveLength(3);
+    expect(await creditBalance(tenant.client)).toBe(before - job.steps![done].cost - job.steps![`${done}2`].cost);
+    input.release();
+  });
+
+  it("credits and a key's spend cap are checked against the steps' sum", async () => {
+    const steps = { web: { tool: 'video-convert' as const }, poster: { tool: 'video-thumbnail' as const }, storyboard: { tool: 'video-storyboard' as const } };
+    const costs = await toolCosts(await t.newTenant());
+    const sum = costs['video-convert'] + costs['video-thumbnail'] + costs['video-storyboard'];
+    const poor = await t.newTenant({ plan: 'max', credits: sum - 1 });
+    const refused = await poor.client.POST('/v1/jobs', { body: { input: { url: url('clip.mp4') }, steps } });
+    expectError(refused.response, refused.error, 402, 'insufficient_credits');
+    const rich = await t.newTenant({ plan: 'max', credits: 1000 });
+    const capped = await t.newKey(rich.account.id, { scopes: ['video:write'], dailyCap: sum - 1 });
+    const over = await capped.client.POST('/v1/jobs', { body: { input: { url: url('clip.mp4') }, steps } });
+    expectError(over.response, over.error, 402, 'spend_cap_reached');
+    expect(await creditBalance(rich.client)).toBe(1000);
+    expect(await creditBalance(poor.client)).toBe(sum - 1);
   });
 });

@@ -9,7 +9,7 @@ import { contractFetch } from '../support/contract-check';
 import { makePdf } from '../support/document-fixtures';
 import { expectError } from '../support/expect-error';
 import { countingServer, type CountingServer, creditBalance, waitForJob } from '../support/jobs';
-import { makePng, makeVideo, probe } from '../support/media-fixtures';
+import { makeAudio, makePng, makeVideo, probe } from '../support/media-fixtures';
 import { JobSweeper } from '../../src/jobs/job-sweeper';
 import { checkedClient, startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import { webhookContractErrors } from '../support/webhook-contract';
@@ -37,6 +37,8 @@ describe('pipelines: jobs of named steps and templates', () => {
     await makeVideo(join(dir, 'clip.mp4'), 3, { size: '1280x720', extra: ['-movflags', '+faststart'] });
     served['clip.mp4'] = { type: 'video/mp4', body: await readFile(join(dir, 'clip.mp4')) };
     served['photo.png'] = { type: 'image/png', body: await makePng(640, 480) };
+    await makeAudio(join(dir, 'tone.wav'), 2);
+    served['tone.wav'] = { type: 'audio/wav', body: await readFile(join(dir, 'tone.wav')) };
     served['doc.pdf'] = {
       type: 'application/pdf',
       body: makePdf(2, {
@@ -175,8 +177,10 @@ describe('pipelines: jobs of named steps and templates', () => {
     expect(Object.values(steps).reduce((sum, s) => sum + s.cost, 0)).toBe(cost);
     expect(await ledgerOf(tenant, job.id)).toEqual([{ amount: -cost, reason: 'job_debit' }]);
     expect(await creditBalance(tenant.client)).toBe(before - cost);
-    // One job in the account's list, not one per step.
-    expect((await tenant.client.GET('/v1/jobs')).data!.jobs.map((j) => j.id)).toEqual([job.id]);
+    // One job in the account's list, not one per step, shown as GET shows it.
+    const listed = (await tenant.client.GET('/v1/jobs')).data!.jobs;
+    expect(listed.map((j) => j.id)).toEqual([job.id]);
+    expect(unsigned(listed[0])).toEqual(unsigned(job));
 
     // result: no single download, every file in outputs — a step's main output by its name, a further one as <step>.<name>.
     const result = job.result!;
@@ -286,6 +290,7 @@ describe('pipelines: jobs of named steps and templates', () => {
         /takes an image file; step "mp4" \(video-convert\) writes a video file/,
       ],
       [{ a: { tool: 'no-such-tool' } }, 'body/steps/a/tool', /unknown tool/],
+      [{ peaks: { tool: 'audio-waveform', options: { format: 'json' } }, img: resize('peaks') }, 'body/steps/img/input', /writes a data file|writes no file/],
       [Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`s${i}`, resize()])), 'body/steps', /at most 10 steps; step "s10"/],
     ];
     for (const [steps, path, message] of cases) {
@@ -666,5 +671,19 @@ describe('pipelines: jobs of named steps and templates', () => {
     expectError(over.response, over.error, 402, 'spend_cap_reached');
     expect(await creditBalance(rich.client)).toBe(1000);
     expect(await creditBalance(poor.client)).toBe(sum - 1);
+  });
+
+  it('a step reads the kind its input step writes as those options decide: a PNG waveform is an image', async () => {
+    const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
+    const job = await createJobAndWait(
+      tenant.client,
+      {
+        input: { url: url('tone.wav') },
+        steps: { wave: { tool: 'audio-waveform', options: { format: 'png', width: 400, height: 100 } }, small: { tool: 'image-resize', input: 'wave', options: { width: 100 } } },
+      },
+      { waitSeconds: 30 },
+    );
+    expect(job).toMatchObject({ state: 'completed', tool: 'audio-waveform', queue: 'audio-standard-queue' });
+    expect(await sharp(await download(job.result!.outputs.small)).metadata()).toMatchObject({ format: 'png', width: 100, height: 25 });
   });
 });

@@ -168,8 +168,12 @@ describe('pipelines: jobs of named steps and templates', () => {
       expect(step).toMatchObject({ progress: 100, error: null, startedAt: expect.any(String), finishedAt: expect.any(String), cost: costs[step.tool] });
     }
     expect(Object.keys(steps.storyboard.outputs).sort()).toEqual(['output', 'vtt']);
-    // A step reading another starts once that one has finished.
+    // A step reading another starts once that one has finished; the job spans its steps.
     expect(Date.parse(steps.small.startedAt!)).toBeGreaterThanOrEqual(Date.parse(steps.poster.finishedAt!));
+    for (const step of Object.values(steps)) {
+      expect(Date.parse(job.startedAt!)).toBeLessThanOrEqual(Date.parse(step.startedAt!));
+      expect(Date.parse(job.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(step.finishedAt!));
+    }
 
     // The cost is the sum of the steps', debited once (one ledger line).
     const cost = costs['video-convert'] + costs['video-thumbnail'] + costs['video-storyboard'] + costs['image-resize'];

@@ -5,10 +5,12 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { createDroplineClient, type DroplineClient } from '../../generated/client';
-import type { Job, JobCreate, JobWebhookEvent, SubmissionWebhookEvent, Upload } from '../../generated/types';
+import type { Job, JobWebhookEvent, SubmissionWebhookEvent, Upload } from '../../generated/types';
+import type { JobBody } from './pipelines';
 
 export * from '../../generated/types';
 export { createDroplineClient, type DroplineClient } from '../../generated/client';
+export * from './pipelines';
 
 export interface ClientOptions {
   /** Where Dropline runs, e.g. https://dropline.example.com */
@@ -58,13 +60,14 @@ export interface CreateAndWaitOptions {
 }
 
 /**
- * Submits a job and returns it once it is completed, failed or canceled (check `job.state`), in
+ * Submits a job — one tool, named `steps` (each typed by its tool) or a saved `template` — and
+ * returns it once it is completed, failed or canceled (check `job.state`), in
  * one round trip when it ends within `waitSeconds`: the POST asks `Prefer: wait=N` and a job that
  * ended in time comes back as `200`. A job still in flight is then awaited with `GET
  * /v1/jobs/{id}` and the same preference (a long poll); a server that does not honour it (no
  * `Preference-Applied` on its answer) is polled with backoff instead. A refusal throws.
  */
-export async function createJobAndWait(client: DroplineClient, body: JobCreate, options: CreateAndWaitOptions = {}): Promise<Job> {
+export async function createJobAndWait(client: DroplineClient, body: JobBody, options: CreateAndWaitOptions = {}): Promise<Job> {
   const waitSeconds = Math.min(60, Math.max(1, Math.round(options.waitSeconds ?? 30)));
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
   const headers = { Prefer: `wait=${waitSeconds}`, 'Idempotency-Key': options.idempotencyKey ?? crypto.randomUUID() };

@@ -3,15 +3,20 @@ import ts from 'typescript';
 import { projectRoot } from '../common/project-root';
 
 /**
- * The compile test of the typed tools: test/types/job-create.typecheck.ts must type-check, and
- * each of its `@ts-expect-error` lines must be needed (tsc reports an unused one as an error).
+ * The compile tests of the typed tools: test/types/job-create.typecheck.ts (the generated client's
+ * job bodies) and test/types/pipeline-steps.typecheck.ts (the client package's typed pipeline
+ * steps) must type-check, and each of their `@ts-expect-error` lines must be needed (tsc reports
+ * an unused one as an error).
  */
 describe('typed tools in the generated client', () => {
-  it('accepts each tool with its options and refuses mistyped options and unknown tools at compile time', () => {
+  it.each([
+    ['job-create', 'accepts each tool with its options and refuses mistyped options and unknown tools at compile time'],
+    ['pipeline-steps', "accepts each pipeline step with its tool's options and refuses mistyped ones, unknown tools and references to no step"],
+  ])('%s: %s', (name) => {
     const root = projectRoot();
     const configFile = ts.readConfigFile(join(root, 'tsconfig.json'), (path) => ts.sys.readFile(path));
     const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
-    const file = join(root, 'test/types/job-create.typecheck.ts');
+    const file = join(root, `test/types/${name}.typecheck.ts`);
     const program = ts.createProgram([file], { ...options, noEmit: true });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);

@@ -128,18 +128,40 @@ async function waitForJob(id, test) {
 }
 
 /** A job that is still queued when the cancel request arrives: it waits behind a slow video job. */
-async function queuedJob() {
+async function queuedJob(body = { tool: 'video-convert', input: { url: `${fixtureOrigin}/slow.mp4` } }) {
   await api('POST', '/v1/jobs', { tool: 'video-convert', input: { url: `${fixtureOrigin}/slow.mp4` } });
-  const { id } = await api('POST', '/v1/jobs', { tool: 'video-convert', input: { url: `${fixtureOrigin}/slow.mp4` } });
+  const { id } = await api('POST', '/v1/jobs', body);
   return id;
 }
+
+/** The pipeline form of a job body (issue 20): two image steps, the second reading the first. */
+function pipelineBody() {
+  return {
+    input: { url: `${fixtureOrigin}/image.png` },
+    steps: { webp: { tool: 'image-convert', options: { format: 'webp' } }, small: { tool: 'image-resize', input: 'webp', options: { width: 16 } } },
+  };
+}
+
+/** A template of the main key's account, for the template form of a job body. */
+let template;
+async function templateId() {
+  template ??= api('POST', '/v1/templates', { name: 'Dredd pipeline', steps: pipelineBody().steps }).then((res) => res.template.id);
+  return template;
+}
+
+/**
+ * The body each form of POST /v1/jobs is exercised with: /v1 submits the contract's example (one
+ * tool) and waits on a pipeline; /api/v1 submits a pipeline and waits on a template's job.
+ */
+const JOB_BODIES = {
+  '/v1': { accepted: (example) => ({ ...example, input: { url: `${fixtureOrigin}/image.png` } }), waited: async () => pipelineBody() },
+  '/api/v1': { accepted: () => pipelineBody(), waited: async () => ({ template: await templateId(), input: { url: `${fixtureOrigin}/image.png` } }) },
+};
 
 for (const prefix of ['/v1', '/api/v1']) {
   // The contract's example input (http://127.0.0.1:3000/healthz) is not an image: submit the fixture's.
   hooks.before(`${prefix}/jobs > Submit a job > 202 > application/json`, (transaction, done) => {
-    const body = JSON.parse(transaction.request.body);
-    body.input = { url: `${fixtureOrigin}/image.png` };
-    transaction.request.body = JSON.stringify(body);
+    transaction.request.body = JSON.stringify(JOB_BODIES[prefix].accepted(JSON.parse(transaction.request.body)));
     // Dredd sends the optional Idempotency-Key header empty (minLength 1): give it a real key.
     for (const name of Object.keys(transaction.request.headers)) {
       if (name.toLowerCase() === 'idempotency-key') delete transaction.request.headers[name];
@@ -151,10 +173,13 @@ for (const prefix of ['/v1', '/api/v1']) {
   });
 
   // Prefer: wait on the POST: the small image job ends within the wait, so the answer is the 200 with the job.
-  hooks.before(`${prefix}/jobs > Submit a job > 200 > application/json`, (transaction, done) => {
-    const body = JSON.parse(transaction.request.body);
-    body.input = { url: `${fixtureOrigin}/image.png` };
-    transaction.request.body = JSON.stringify(body);
+  // A pipeline (/v1) or a template's job (/api/v1) of small image steps, which end within the wait.
+  hooks.before(`${prefix}/jobs > Submit a job > 200 > application/json`, async (transaction, done) => {
+    try {
+      transaction.request.body = JSON.stringify(await JOB_BODIES[prefix].waited());
+    } catch (err) {
+      return done(err);
+    }
     for (const name of Object.keys(transaction.request.headers)) {
       if (['idempotency-key', 'prefer'].includes(name.toLowerCase())) delete transaction.request.headers[name];
     }
@@ -163,10 +188,12 @@ for (const prefix of ['/v1', '/api/v1']) {
     done();
   });
 
-  // A completed job, so the poll shows a full result with its signed downloadUrl.
+  // A completed job, so the poll shows a full result with its signed downloadUrl (/api/v1: a
+  // completed pipeline, with its steps and their outputs).
   hooks.before(`${prefix}/jobs/{id} > Poll a job > 200 > application/json`, async (transaction, done) => {
     try {
-      const { id } = await api('POST', '/v1/jobs', { tool: 'image-resize', input: { url: `${fixtureOrigin}/image.png` }, options: { width: 32 } });
+      const body = prefix === '/v1' ? { tool: 'image-resize', input: { url: `${fixtureOrigin}/image.png` }, options: { width: 32 } } : pipelineBody();
+      const { id } = await api('POST', '/v1/jobs', body);
       await waitForJob(id, (job) => job.state === 'completed');
       usePath(transaction, `${prefix}/jobs/${id}`);
       done();
@@ -177,7 +204,9 @@ for (const prefix of ['/v1', '/api/v1']) {
 
   hooks.before(`${prefix}/jobs/{id}/cancel > Cancel a queued job > 200 > application/json`, async (transaction, done) => {
     try {
-      usePath(transaction, `${prefix}/jobs/${await queuedJob()}/cancel`);
+      // /api/v1 cancels a queued pipeline: every step canceled and refunded.
+      const pipeline = { input: { url: `${fixtureOrigin}/slow.mp4` }, steps: { web: { tool: 'video-convert' }, poster: { tool: 'video-thumbnail' } } };
+      usePath(transaction, `${prefix}/jobs/${await queuedJob(prefix === '/v1' ? undefined : pipeline)}/cancel`);
       done();
     } catch (err) {
       done(err);

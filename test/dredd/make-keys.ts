@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     const bench = await accounts.create('bench', 100_000);
     const free = await accounts.create('free', 100_000);
     const poor = await accounts.create('bench', 0);
+    const other = await accounts.create('bench', 100_000);
     const main = await keys.create({ accountId: bench.id, scopes: all });
     const revoked = await keys.create({ accountId: bench.id, scopes: all });
     await keys.revoke(revoked.key.id);
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
       webhooksReadOnly: (await keys.create({ accountId: bench.id, scopes: ['webhooks:read'] })).token,
       free: (await keys.create({ accountId: free.id, scopes: all })).token,
       noCredits: (await keys.create({ accountId: poor.id, scopes: all })).token,
+      // Another account: its template is 404 to the main key's jobs.
+      otherAccount: (await keys.create({ accountId: other.id, scopes: all })).token,
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } finally {

@@ -142,6 +142,11 @@ const fx = {
     await ok('POST', '/v1/drops', { body: { name: 'Images only', slug, allowedKinds: 'image' } });
     return slug;
   }),
+  /** A template of another account: a job of the main key naming it is 404 not_found. */
+  foreignTemplate: once(async () => {
+    const steps = { small: { tool: 'image-resize', options: { width: 10 } } };
+    return (await ok('POST', '/v1/templates', { token: keys.otherAccount, body: { name: 'Not yours', steps } })).template.id;
+  }),
   signedUrl: async () => new URL(await signedUrlText()),
   /** A validly signed URL whose file is gone (its submission was deleted). */
   goneUrl: once(async () => {
@@ -488,6 +493,12 @@ async function provoke(transaction, op) {
       }
       return id === 'getDropPage' ? undefined : 'rate_limited'; // the page's 429 is HTML
     case 400:
+      if (id === 'createJob') {
+        // The pipeline form's own 400 (the contract's PipelineCycle example); apiCreateJob keeps validation_failed.
+        const step = (input) => ({ tool: 'image-resize', input, options: { width: 10 } });
+        setJson(transaction, { input: { url: 'http://127.0.0.1:9/a.png' }, steps: { a: step('b'), b: step('a') } });
+        return 'invalid_pipeline';
+      }
       if (JSON_BODY_OPS.has(id)) {
         setJson(transaction, INVALID_BODIES[id]);
         return 'validation_failed';
@@ -532,6 +543,10 @@ async function provoke(transaction, op) {
       usePath(transaction, examplePath().replace(/\/[^/]+$/, '/%E0%A4%A'));
       return undefined;
     case 404: {
+      if (id === 'createJob' || id === 'apiCreateJob') {
+        setJson(transaction, { template: await fx.foreignTemplate(), input: { url: 'http://127.0.0.1:9/a.png' } });
+        return 'not_found';
+      }
       const missing = {
         slug: 'dredd-no-such-drop',
         id: template.includes('/jobs/')

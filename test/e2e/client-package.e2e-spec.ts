@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { makePng } from '../support/media-fixtures';
+import { makePng, makeVideo, serveFiles } from '../support/media-fixtures';
 import { form, png, submit } from '../support/intake';
 import { startTestApp, uniqueSlug, type Tenant, type TestApp } from '../support/test-app';
 import { startReceiver } from '../support/webhook-receiver';
@@ -84,5 +84,18 @@ describe('the @dropline/client package', () => {
     const out = (await runExample(3, { IMAGE_PATH: image })).trim().split(' ');
     expect(out.slice(0, 2)).toEqual(['completed', 'webp']);
     expect((await fetch(out[2])).status).toBe(200);
+  });
+
+  it('the README examples "a video recipe" and "a template" run: one pipeline job each, every output named', async () => {
+    await makeVideo(join(project, 'clip.mp4'), 2, { size: '160x90' });
+    const files = await serveFiles({ 'clip.mp4': await readFile(join(project, 'clip.mp4')), 'photo.png': await makePng(640, 480) });
+    try {
+      const [cost, width, height, poster, tiles, vtt] = (await runExample(4, { VIDEO_URL: files.url('clip.mp4') })).trim().split(' ');
+      expect([cost, width, height, poster, tiles]).toEqual(['8', '160', '90', 'image/jpeg', '2']);
+      expect((await fetch(vtt)).headers.get('content-type')).toBe('text/vtt');
+      expect((await runExample(5, { IMAGE_URL: files.url('photo.png') })).trim()).toBe('completed webp 320');
+    } finally {
+      await files.close();
+    }
   });
 });

@@ -66,4 +66,23 @@ describe('enqueue failure', () => {
     const { rows } = await db.query('SELECT count(*)::int AS n FROM jobs WHERE account_id = $1', [tenant.account.id]);
     expect(rows[0].n).toBe(0);
   });
+
+  it("a pipeline while Redis is down: 500 enqueue_failed, its whole cost back, neither its row nor its steps' left", async () => {
+    const tenant = await t.newTenant({ credits: 10 });
+    const steps = {
+      a: { tool: 'image-resize', options: { width: 10 } },
+      b: { tool: 'image-convert', options: { format: 'webp' } },
+      c: { tool: 'image-resize', input: 'a', options: { width: 5 } },
+    };
+    redis.stop();
+    try {
+      const { response, error } = await tenant.client.POST('/v1/jobs', { body: { input: { url: 'http://127.0.0.1:9/a.png' }, steps } as any });
+      expectError(response, error, 500, 'enqueue_failed');
+    } finally {
+      await redis.start();
+    }
+    expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(10);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM jobs WHERE account_id = $1', [tenant.account.id]);
+    expect(rows[0].n).toBe(0);
+  });
 });

@@ -151,6 +151,36 @@ describe('retention', () => {
     }
   });
 
+  it("a pipeline's outputs expire step by step: the job reads with result.expiredAt, every URL (steps' too) null, the old ones 410", async () => {
+    const input = await upload();
+    const steps = { webp: { tool: 'image-convert', options: { format: 'webp' } }, small: { tool: 'image-resize', input: 'webp', options: { width: 16 } } };
+    const { data } = await tenant.client.POST('/v1/jobs', { body: { input: { fileId: input.id }, steps } as any });
+    const job = await waitForJob(tenant.client, (data as JobAccepted).id);
+    expect(job.state).toBe('completed');
+    const urls = Object.values(job.result!.outputs).map((o) => o.downloadUrl!);
+    expect(urls).toHaveLength(2);
+    for (const url of urls) expect((await contractFetch(url)).status).toBe(200);
+
+    const expired = await eventually(
+      async () => {
+        const { data: read } = await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: job.id } } });
+        const outputs = Object.values(read!.job.result?.outputs ?? {});
+        return read!.job.result?.expiredAt && outputs.every((o) => o.downloadUrl === null) ? read!.job : undefined;
+      },
+      20_000,
+      200,
+    );
+    expect(expired).toBeDefined();
+    expect(expired!.state).toBe('completed');
+    expect(Object.keys(expired!.result!.outputs).sort()).toEqual(['small', 'webp']);
+    for (const step of Object.values(expired!.steps!)) for (const output of Object.values(step.outputs)) expect(output.downloadUrl).toBeNull();
+    for (const url of urls) {
+      const gone = await contractFetch(url);
+      expect(gone.status).toBe(410);
+      expect((await gone.json()).error.code).toBe('output_expired');
+    }
+  });
+
   it('one process purges at a time: a tick finds the deployment lock held by another process and skips', async () => {
     const purge = t.app.get(RetentionPurge);
     const other = new Client({ connectionString: databaseUrl });

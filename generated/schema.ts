@@ -1809,7 +1809,7 @@ export type components = {
          *           "tool": "video-convert",
          *           "options": {
          *             "format": "mp4",
-         *             "resolution": "720p"
+         *             "quality": "medium"
          *           }
          *         },
          *         "poster": {
@@ -1842,7 +1842,12 @@ export type components = {
             webhookUrl?: components["schemas"]["JobWebhookUrl"];
             idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
         };
-        /** @description One step of a pipeline job, with the files it wrote once it has completed. */
+        /**
+         * @description One step of a pipeline job. Once it has completed, `result` is what the same tool alone
+         *     would have answered as a job's result (its own fields too: media-info's `info`,
+         *     image-thumbnail's `placeholder`, pdf-render's `pages`), and `outputs` its files (the same
+         *     as `result.outputs`).
+         */
         JobStep: {
             tool: components["schemas"]["ToolSlug"];
             /** @description The step whose output it reads; null for the job's input. */
@@ -1856,6 +1861,7 @@ export type components = {
             /** Format: date-time */
             finishedAt: string | null;
             error: components["schemas"]["JobError"];
+            result: components["schemas"]["JobResult"];
             /** @description The step's files by output name (`output` the main one), as in `JobResult.outputs`; empty until it has completed. They stay downloadable when a later step fails. */
             outputs: {
                 [key: string]: components["schemas"]["JobOutput"];
@@ -2351,7 +2357,7 @@ export type components = {
          *             }
          *           },
          *           "error": null,
-         *           "cost": 11,
+         *           "cost": 6,
          *           "refunded": false,
          *           "createdAt": "2026-11-25T20:14:51.002Z",
          *           "startedAt": "2026-11-25T20:14:51.040Z",
@@ -2363,10 +2369,26 @@ export type components = {
          *               "input": null,
          *               "state": "completed",
          *               "progress": 100,
-         *               "cost": 10,
+         *               "cost": 5,
          *               "startedAt": "2026-11-25T20:14:51.040Z",
          *               "finishedAt": "2026-11-25T20:15:04.101Z",
          *               "error": null,
+         *               "result": {
+         *                 "status": "converted",
+         *                 "outputFormat": "mp4",
+         *                 "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
+         *                 "expiredAt": null,
+         *                 "outputSize": 1843211,
+         *                 "outputs": {
+         *                   "output": {
+         *                     "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
+         *                     "contentType": "video/mp4",
+         *                     "size": 1843211,
+         *                     "fileName": "clip.mp4",
+         *                     "format": "mp4"
+         *                   }
+         *                 }
+         *               },
          *               "outputs": {
          *                 "output": {
          *                   "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
@@ -2386,6 +2408,24 @@ export type components = {
          *               "startedAt": "2026-11-25T20:14:51.052Z",
          *               "finishedAt": "2026-11-25T20:14:52.610Z",
          *               "error": null,
+         *               "result": {
+         *                 "status": "converted",
+         *                 "outputFormat": "jpeg",
+         *                 "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
+         *                 "expiredAt": null,
+         *                 "outputSize": 48211,
+         *                 "outputs": {
+         *                   "output": {
+         *                     "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
+         *                     "contentType": "image/jpeg",
+         *                     "size": 48211,
+         *                     "fileName": "clip.jpg",
+         *                     "format": "jpeg"
+         *                   }
+         *                 },
+         *                 "width": 1920,
+         *                 "height": 1080
+         *               },
          *               "outputs": {
          *                 "output": {
          *                   "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",

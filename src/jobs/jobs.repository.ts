@@ -169,7 +169,8 @@ export class JobsRepository {
    * has ended or another run holds it. Lease times are the database's, the same for every worker.
    */
   start(id: string, at: Date, runId: string, leaseMs: number): Promise<ClaimedJob | undefined> {
-    // A pipeline step's claim also starts its pipeline (queued → running), in the same statement.
+    // A pipeline step's claim also starts its pipeline (queued → running), in the same statement;
+    // two steps claimed at once: the pipeline started when the first of them did.
     return firstRow<ClaimedJob>(
       this.db,
       `WITH claimed AS (
@@ -178,8 +179,8 @@ export class JobsRepository {
            AND (state = ${INITIAL} OR run_heartbeat_at IS NULL OR run_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))
          RETURNING ${COLUMNS}, (SELECT plan FROM accounts WHERE accounts.id = jobs.account_id) AS "accountPlan"
        ), pipeline AS (
-         UPDATE jobs SET state = ${START.to}, started_at = COALESCE(jobs.started_at, $2)
-         FROM claimed WHERE jobs.id = claimed."pipelineId" AND jobs.state = ${INITIAL}
+         UPDATE jobs SET state = ${START.to}, started_at = LEAST(COALESCE(jobs.started_at, $2), $2)
+         FROM claimed WHERE jobs.id = claimed."pipelineId" AND jobs.state IN (${START.from})
        )
        SELECT * FROM claimed`,
       [id, at, runId, leaseMs],

@@ -1,7 +1,7 @@
 import type { JobOutput, JobStep, Job as JobView } from '../../generated/types';
 import { MAIN_OUTPUT } from '../tools/tool-definition';
 import type { Job } from './job.entity';
-import { outputsView, toJobView } from './job-views';
+import { toJobView } from './job-views';
 
 /** A step's error codes that say it never failed on its own: the pipeline's error names the step that did. */
 const NOT_ITS_OWN = new Set(['upstream_failed', 'canceled']);
@@ -20,7 +20,9 @@ export function toPipelineView(job: Job, stepRows: Job[], urls: Map<string, Reco
   let expiredAt: Date | null = null;
   for (const step of ordered) {
     const name = step.stepName!;
-    const own = step.state === 'completed' && step.result ? outputsView(step, step.result, step.outputExpiredAt ? {} : (urls.get(step.id) ?? {})) : {};
+    // The step's result as the tool alone would answer it (its own fields included), and its files.
+    const result = toJobView(step, urls.get(step.id) ?? {}).result;
+    const own = result?.outputs ?? {};
     if (step.outputExpiredAt && (!expiredAt || step.outputExpiredAt > expiredAt)) expiredAt = step.outputExpiredAt;
     for (const [output, file] of Object.entries(own)) outputs[output === MAIN_OUTPUT ? name : `${name}.${output}`] = file;
     steps[name] = {
@@ -32,6 +34,7 @@ export function toPipelineView(job: Job, stepRows: Job[], urls: Map<string, Reco
       startedAt: step.startedAt?.toISOString() ?? null,
       finishedAt: step.finishedAt?.toISOString() ?? null,
       error: step.errorCode ? { code: step.errorCode as NonNullable<JobStep['error']>['code'], message: step.errorMessage ?? '' } : null,
+      result,
       outputs: own,
     };
   }

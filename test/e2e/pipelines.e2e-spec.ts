@@ -617,7 +617,7 @@ describe('pipelines: jobs of named steps and templates', () => {
   // Known gap (reported for issue 20): JobStep has `outputs` (files) but no result details, so a
   // media-info step's probe (a single job's `result.info`) is nowhere in a pipeline's view. Marked
   // `failing` until the contract gives a step its details: then it goes red and is made a plain `it`.
-  it.failing('a media-info step: its probe is part of the completed job', async () => {
+  it('a media-info step: its probe is part of the completed job', async () => {
     const tenant = await t.newTenant({ plan: 'max', credits: 1000 });
     const job = await createJobAndWait(
       tenant.client,
@@ -625,8 +625,10 @@ describe('pipelines: jobs of named steps and templates', () => {
       { waitSeconds: 60 },
     );
     expect(job).toMatchObject({ state: 'completed', cost: 1, steps: { info: { state: 'completed', cost: 0 }, poster: { state: 'completed' } } });
-    // A single media-info job answers result.info; a pipeline's has nowhere to put it but the step.
-    expect(JSON.stringify(job)).toMatch(/"width":1280/);
+    // A single media-info job answers result.info; a pipeline step's result is the same.
+    expect(job.steps!.info.result!.info).toBeDefined();
+    expect(JSON.stringify(job.steps!.info.result!.info)).toMatch(/"width":1280/);
+    expect(job.steps!.poster.result).toMatchObject({ status: 'converted', outputFormat: expect.any(String) });
   });
 
   it('cancel after some steps completed: they keep their files, the others are canceled and refunded; refunded stays false', async () => {

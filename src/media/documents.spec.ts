@@ -202,7 +202,9 @@ describe('convertDocumentToPdf', () => {
 
   it('past the time limit LibreOffice is killed with its whole process group: timeout, nothing left', async () => {
     const quick = new MediaRepository({ documentTimeLimitMs: 1500 });
-    const docx = await file('slow.docx', await makeDocx(['Hello']));
+    // Thousands of pages to lay out: no machine converts it within the limit (a one-line document
+    // sometimes did, on a quiet machine, and the limit was never reached).
+    const docx = await file('slow.docx', await makeDocx(Array.from({ length: 20_000 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(8)}`)));
     const out = await outDir('timeout');
     const err = await mediaError(quick.convertDocumentToPdf(docx, out, 'docx'), 'timeout');
     expect(err.message).toBe('Processing exceeded the time limit of 1.5 s.');

@@ -71,6 +71,7 @@ describe('public intake', () => {
         fileMime: 'image/png',
         fileKind: 'image',
         status: 'ready',
+        outputs: [],
         processedFileName: null,
         processingError: null,
         isRead: false,

@@ -748,7 +748,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a queued job
-         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. A pipeline job can also be canceled while running — every step not yet completed becomes `canceled` and its credits come back (one ledger line each; a running step's work is discarded), completed steps keep their outputs. Scope — none.
+         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. A pipeline job can also be canceled while running — every step not yet completed becomes `canceled` and its credits come back (one ledger line each; a running step's process is stopped within `WORKER_LOCK_DURATION_MS`/2, 15 s by default, and nothing it made is kept), completed steps keep their outputs. Scope — none.
          */
         post: operations["cancelJob"];
         delete?: never;
@@ -850,7 +850,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a queued job
-         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. A pipeline job can also be canceled while running — every step not yet completed becomes `canceled` and its credits come back (one ledger line each; a running step's work is discarded), completed steps keep their outputs. Scope — none. Alias of the `/v1` operation.
+         * @description A queued job becomes `canceled` and its credits are refunded. A running or finished job is 409 `cannot_cancel`. A pipeline job can also be canceled while running — every step not yet completed becomes `canceled` and its credits come back (one ledger line each; a running step's process is stopped within `WORKER_LOCK_DURATION_MS`/2, 15 s by default, and nothing it made is kept), completed steps keep their outputs. Scope — none. Alias of the `/v1` operation.
          */
         post: operations["apiCancelJob"];
         delete?: never;

@@ -61,7 +61,7 @@ export class PipelinesRepository {
     );
   }
 
-  /** A canceled pipeline's unfinished steps: queued ones → canceled, running ones stopped (their run's result is discarded). */
+  /** A canceled pipeline's unfinished steps: queued ones → canceled, running ones stopped (their run kills its tool at its next heartbeat). */
   cancelSteps(tx: Db, pipelineId: string, at: Date): Promise<Job[]> {
     return rows<Job>(
       tx,

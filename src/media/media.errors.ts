@@ -1,5 +1,6 @@
 /** `invalid_option`: an option the input cannot honour, known only once it is read (a page past the last). */
-export type MediaErrorCode = 'unsupported_input' | 'processing_failed' | 'timeout' | 'invalid_option';
+/** `canceled`: the run was stopped (its job canceled, or another run took it over); nobody reads its result. */
+export type MediaErrorCode = 'unsupported_input' | 'processing_failed' | 'timeout' | 'invalid_option' | 'canceled';
 
 /**
  * The only error the media layer throws. `message` is one human-readable line, safe to show to
@@ -30,6 +31,10 @@ export function formatDuration(ms: number): string {
 /** `100 megapixels`, `0.5 megapixels`. */
 export function formatMegapixels(pixels: number): string {
   return `${Math.round(pixels / 100_000) / 10} megapixels`;
+}
+
+export function stoppedError(): MediaError {
+  return new MediaError('canceled', 'Processing was stopped: the job was canceled.');
 }
 
 export function timeoutError(limitMs: number): MediaError {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { makeVideo } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
 import { MediaRepository } from './media.repository';
+import { runStoppable } from './stop-signal';
 
 /** Video and audio, with real files made by ffmpeg's lavfi sources and checked with a separate ffprobe. */
 
@@ -277,5 +278,33 @@ describe('safety and errors', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('a run stopped mid-transcode (its job canceled) kills ffmpeg at once: canceled, partial output deleted', async () => {
+    const out = await outDir('stopped');
+    const stop = new AbortController();
+    const seen: number[] = [];
+    const started = Date.now();
+    const err = await expectMediaError(
+      runStoppable(stop.signal, () =>
+        repo.transcodeVideo(heavyVideo, out, { format: 'mp4', quality: 'high' }, (p) => {
+          if (seen.push(p) === 1) stop.abort(); // stopped once ffmpeg is really running
+        }),
+      ),
+      'canceled',
+    );
+    expect(err.message).toBe('Processing was stopped: the job was canceled.');
+    expect(err.detail).toMatch(/SIGKILL/); // killed mid-way, not stopped after a finished encode
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen[seen.length - 1]).toBeLessThan(100);
+    expect(await readdir(out)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // Stopped before it began: nothing is started at all.
+    const early = new AbortController();
+    early.abort();
+    await expectMediaError(
+      runStoppable(early.signal, () => repo.transcodeVideo(video, out, { format: 'mp4', quality: 'low' })),
+      'canceled',
+    );
   });
 });

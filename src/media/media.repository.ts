@@ -454,7 +454,7 @@ export class MediaRepository {
     onProgress?: ProgressCallback,
     inputArgs: string[] = [],
   ): Promise<void> {
-    const remaining = deadline.require();
+    deadline.require();
     return new Promise((done, fail) => {
       const errors: string[] = [];
       let partialInput = false;
@@ -467,10 +467,10 @@ export class MediaRepository {
         .output(out)
         .outputOptions(outputArgs);
       const kill = () => command.kill('SIGKILL');
-      const timer = setTimeout(() => {
+      const unwatch = deadline.watch(() => {
         timedOut = true;
         kill();
-      }, remaining);
+      });
 
       // The fluent-ffmpeg 'progress' event is not used on purpose: listening to it makes fluent-ffmpeg
       // run its own ffprobe on the input, without our protocol/format allowlists.
@@ -489,7 +489,7 @@ export class MediaRepository {
         if (errors.push(line) > 20) errors.shift();
       });
       command.on('error', (err: Error) => {
-        clearTimeout(timer);
+        unwatch();
         const detail = [err.message.split('\n')[0], ...errors].join('\n');
         if (timedOut) return fail(withDetail(deadline.error(), detail));
         if (/ENOENT|Cannot find ffmpeg/i.test(err.message)) {
@@ -501,7 +501,7 @@ export class MediaRepository {
         fail(new MediaError('processing_failed', `${capitalise(kind)} transcoding failed.`, detail));
       });
       command.on('end', () => {
-        clearTimeout(timer);
+        unwatch();
         if (timedOut) return fail(deadline.error());
         if (partialInput) return fail(truncated(kind, errors.join('\n')));
         done();

@@ -17,7 +17,7 @@ export function decodePcm(
   onSamples: (samples: Int16Array) => void,
   onTime?: (seconds: number) => void,
 ): Promise<void> {
-  const remaining = deadline.require();
+  deadline.require();
   const args = [
     ...ffmpegInputArgs(demuxer),
     '-i',
@@ -50,10 +50,10 @@ export function decodePcm(
         // already gone
       }
     };
-    const timer = setTimeout(() => {
+    const unwatch = deadline.watch(() => {
       timedOut = true;
       killGroup();
-    }, remaining);
+    });
 
     child.stdout.on('data', (chunk: Buffer) => {
       let buf = carry ? Buffer.concat([carry, chunk]) : chunk;
@@ -89,11 +89,11 @@ export function decodePcm(
       }
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      unwatch();
       fail(err.code === 'ENOENT' ? new MediaError('processing_failed', 'ffmpeg is not available on this server.', err.message) : err);
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      unwatch();
       const detail = errors.join('\n');
       if (timedOut) return fail(new MediaError(deadline.error().code, deadline.error().message, detail));
       if (partial || (code !== 0 && /invalid data|moov atom|partial file|corrupt|truncat|end of file/i.test(detail))) {

@@ -20,13 +20,13 @@ export interface ProcessGroupResult {
 const KEEP_BYTES = 64 * 1024;
 
 /**
- * Runs a program in its own process group (spawned detached) and, past the deadline, SIGKILLs the
- * whole group: LibreOffice's `soffice` is a launcher whose `soffice.bin` child would outlive a kill
+ * Runs a program in its own process group (spawned detached) and, past the deadline or once the run
+ * stops, SIGKILLs the whole group: LibreOffice's `soffice` is a launcher whose `soffice.bin` child would outlive a kill
  * of the launcher alone. Resolves once every stream of the group is closed, so nothing it started is
  * still writing into the work directory when the caller removes it.
  */
 export function runProcessGroup(file: string, args: string[], opts: ProcessGroupOptions): Promise<ProcessGroupResult> {
-  const remaining = opts.deadline.require();
+  opts.deadline.require();
   return new Promise((done, fail) => {
     const child = spawn(file, args, { env: opts.env, cwd: opts.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     let stdout = '';
@@ -41,20 +41,23 @@ export function runProcessGroup(file: string, args: string[], opts: ProcessGroup
         // the group is already gone
       }
     };
-    const timer = setTimeout(() => {
+    const unwatch = opts.deadline.watch(() => {
       timedOut = true;
       killGroup();
-    }, remaining);
+    });
     child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      unwatch();
       if (err.code === 'ENOENT') return fail(new MediaError('processing_failed', `${opts.name} is not available on this server.`, err.message));
       fail(new MediaError('processing_failed', `${opts.name} could not be started.`, err.message));
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      unwatch();
       // The launcher may exit while a child of its group still runs: none may survive the operation.
       killGroup();
-      if (timedOut) return fail(new MediaError('timeout', opts.deadline.error().message, stderr));
+      if (timedOut) {
+        const err = opts.deadline.error();
+        return fail(new MediaError(err.code, err.message, stderr));
+      }
       done({ code, stdout, stderr });
     });
   });

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Job, JobAccepted } from '../../generated/types';
 import { contractFetch } from '../support/contract-check';
 import { countingServer, type CountingServer } from '../support/jobs';
+import { makeDocx } from '../support/document-fixtures';
 import { makePng } from '../support/media-fixtures';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 
@@ -21,14 +22,22 @@ describe('jobs with steps: the lifecycle', () => {
   let files: CountingServer;
   let dir: string;
   let image: Buffer;
+  let longDocument: Buffer;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropline-steps-'));
     image = await makePng(640, 480);
+    // LibreOffice lays this out for tens of seconds (80,000 paragraphs: ~50 s on a quiet machine).
+    longDocument = await makeDocx(Array.from({ length: 80_000 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(8)}`));
     files = await countingServer('127.0.0.1', (req, res) => {
+      if (req.url === '/long.docx') {
+        res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }).end(longDocument);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(image.length) }).end(image);
     });
-    t = await startTestApp({ WORKER_IN_PROCESS: 'true', ALLOW_PRIVATE_HOSTS: '127.0.0.1', STORAGE_DIR: join(dir, 'files') });
+    // A run's heartbeat every 1.5 s: a canceled step's run notices within that.
+    t = await startTestApp({ WORKER_IN_PROCESS: 'true', WORKER_LOCK_DURATION_MS: '3000', ALLOW_PRIVATE_HOSTS: '127.0.0.1', STORAGE_DIR: join(dir, 'files') });
     tenant = await t.newTenant({ plan: 'max', credits: 100 });
   });
   afterAll(async () => {
@@ -129,4 +138,51 @@ describe('jobs with steps: the lifecycle', () => {
     }
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
   });
+  it('cancel stops a running step: its LibreOffice is killed within seconds, not left to finish', async () => {
+    const { data } = await tenant.client.POST('/v1/jobs', {
+      body: {
+        input: { url: `${files.origin}/long.docx` },
+        steps: { pdf: { tool: 'document-convert' }, page: { tool: 'pdf-render', input: 'pdf', options: { page: 1 } } },
+      },
+    });
+    const id = (data as JobAccepted).id;
+    let converters: string[] = [];
+    await until(async () => {
+      converters = await processesMentioning('soffice', 'dropline-job_');
+      return converters.length > 0;
+    }, 'LibreOffice to run the step');
+    const canceled = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } });
+    expect(canceled.data!.job).toMatchObject({ state: 'canceled', refunded: true, steps: { pdf: { state: 'canceled' }, page: { state: 'canceled' } } });
+    const pids = converters.map((line) => line.split(':')[0]);
+    const stoppedAt = Date.now();
+    // Its run's next heartbeat (≤ 1.5 s) finds the step canceled and kills the process group; the
+    // conversion itself would have gone on for tens of seconds.
+    await until(
+      async () => (await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')))).every((c) => !c.includes('soffice')),
+      'LibreOffice to be killed',
+      15_000,
+    );
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    const job = (await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job;
+    expect(job.steps!.pdf).toMatchObject({ state: 'canceled', outputs: {} });
+  });
 });
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Processes whose command line mentions every one of `texts`. */
+async function processesMentioning(...texts: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (texts.every((t) => cmdline.includes(t))) found.push(`${pid}: ${cmdline.replace(/\0/g, ' ')}`);
+  }
+  return found;
+}

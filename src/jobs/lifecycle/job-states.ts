@@ -37,8 +37,8 @@ export const TRANSITIONS = {
   /** Only a job nobody has started can be canceled. */
   cancel: { from: ['queued'], to: 'canceled' },
   /**
-   * A pipeline canceled while it runs, and its running steps (their result is discarded when the
-   * run ends: `complete` no longer matches). Never a single-tool job: CancelJob asks `cancel` for those.
+   * A pipeline canceled while it runs, and its running steps (their run stops its tool at its next
+   * heartbeat; `complete` no longer matches). Never a single-tool job: CancelJob asks `cancel` for those.
    */
   stop: { from: ['running'], to: 'canceled' },
 } as const satisfies Record<string, Transition>;

@@ -16,7 +16,8 @@ import { PipelinesRepository } from '../pipelines.repository';
  * states the lifecycle table gives `cancel`: queued only) and its refund commit together; the
  * queue forgets it; its slot goes to a waiting auto-conversion of the account. A pipeline may be
  * canceled while it runs too (`stop`): every step not yet ended is canceled and refunded, one
- * ledger line each, in the same transaction; a running step's result is discarded when it ends.
+ * ledger line each, in the same transaction; a running step's run stops its tool at its next
+ * heartbeat (RunJob), and nothing it made is kept.
  */
 @Injectable()
 export class CancelJob {

@@ -22,6 +22,7 @@ import { type ClaimedJob, JobsRepository } from '../jobs.repository';
 import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
 import { ClamdScanner } from '../../scanning/clamd-scanner';
+import { runStoppable } from '../../media/stop-signal';
 
 const FETCH_TIMEOUT_MS = 120_000;
 /** How often a second entry of a running job checks whether the first run is over. */
@@ -64,8 +65,18 @@ export class RunJob {
     const job = await this.claim(bullJob.data.jobId, runId);
     if (!job) return; // canceled, finished, or withdrawn before it ran
     this.logger.log({ jobId: job.id, tool: job.tool, attempt: bullJob.attemptsMade + 1 }, 'Job started');
-    // The claim's sign of life, as often as BullMQ renews its own lock.
-    const heartbeat = setInterval(() => void this.jobs.heartbeat(job.id, runId).catch(() => undefined), this.config.WORKER_LOCK_DURATION_MS / 2);
+    // The claim's sign of life, as often as BullMQ renews its own lock. A run that lost its claim
+    // (the job was canceled — a pipeline's running step —, or another run took it over) stops its
+    // tool: nobody will read what it makes.
+    const stop = new AbortController();
+    const heartbeat = setInterval(
+      () =>
+        void this.jobs
+          .heartbeat(job.id, runId)
+          .then((held) => held || stop.abort())
+          .catch(() => undefined),
+      this.config.WORKER_LOCK_DURATION_MS / 2,
+    );
     heartbeat.unref();
     const dir = await mkdtemp(join(tmpdir(), `dropline-${job.id}-`));
     try {
@@ -73,7 +84,7 @@ export class RunJob {
       await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
       const baseName = name.replace(/\.[^.]*$/, '') || 'output';
-      const run = await this.tools.run(job.tool, inputPath, join(dir, 'out'), baseName, job.options, progress);
+      const run = await runStoppable(stop.signal, () => this.tools.run(job.tool, inputPath, join(dir, 'out'), baseName, job.options, progress));
       const { outputKey, outputKeys, result } = await this.storeOutputs(run, baseName);
       // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
       const completed = await this.settle.complete(job.id, outputKey, result, outputKeys);
@@ -83,6 +94,11 @@ export class RunJob {
       }
       this.logger.log({ jobId: job.id, tool: job.tool, outputSize: result.outputSize }, 'Job completed');
     } catch (err) {
+      if (stop.signal.aborted) {
+        // Its job is no longer this run's: neither retried nor failed from here.
+        this.logger.log({ jobId: job.id, tool: job.tool }, 'Job run stopped: the job was canceled or taken over');
+        return;
+      }
       const failure = toFailure(err);
       const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
       if (!failure && !lastAttempt) {

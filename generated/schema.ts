@@ -1655,7 +1655,9 @@ export type components = {
          *     `entropy`: the busiest region; `center`); `contain` fits inside the box and pads it
          *     (transparent, white for jpeg); `inside` fits inside without padding and never enlarges.
          *     EXIF orientation is applied, metadata is stripped, an animation gives its first frame.
-         *     The result carries `placeholder.thumbhash` and `dominantColor`.
+         *     The result carries `placeholder.thumbhash` and `dominantColor`. A job without `options`
+         *     (which the other tools allow) is 400 `validation_failed` at `body/options`: a thumbnail
+         *     needs a size.
          */
         ImageThumbnailOptions: {
             width: number;

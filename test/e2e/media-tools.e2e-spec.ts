@@ -104,6 +104,14 @@ describe('media tools end to end', () => {
     expect(placeholder.rgba.length).toBe(32 * 32 * 4);
   });
 
+  it('image-thumbnail without a size is refused at submission: 400 naming body/options, nothing charged', async () => {
+    const before = (await tenant.client.GET('/v1/account')).data!.account.creditBalance;
+    const res = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-thumbnail', input: { url: url('photo.jpg') } } });
+    expect(res.response.status).toBe(400);
+    expect(res.error).toMatchObject({ error: { code: 'validation_failed', details: [{ path: 'body/options', message: 'must have width or height' }] } });
+    expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
+  });
+
   it('image-thumbnail from input.fileId: EXIF orientation applied and stripped, in JPEG', async () => {
     const rotated = await sharp(await makeJpeg(300, 200))
       .withMetadata({ orientation: 6 })

@@ -32,6 +32,11 @@ beforeAll(async () => {
 afterAll(() => kit.tearDown());
 
 describe('image-thumbnail', () => {
+  it('needs a size: options without width or height are refused before any work', () => {
+    expect(imageThumbnail.extraCheck!({})).toEqual({ path: 'body/options', message: 'must have width or height' });
+    expect(imageThumbnail.extraCheck!({ height: 10 })).toBeUndefined();
+  });
+
   it('is listed as an image tool for image:write at 1 credit', () => {
     expect(imageThumbnail).toMatchObject({
       slug: 'image-thumbnail',

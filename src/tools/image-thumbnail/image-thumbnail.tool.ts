@@ -13,6 +13,9 @@ export const imageThumbnail = defineTool<'image-thumbnail', ImageThumbnailOption
   optionsSchema: 'ImageThumbnailOptions',
   outputFormats: ['webp', 'avif', 'jpeg', 'png'],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs, maxInputPixels: MEDIA_LIMITS.maxInputPixels },
+  // A job may leave `options` out (the spec's rule), but a thumbnail has no size of its own: refused
+  // at submission rather than accepted, charged and failed by the worker.
+  extraCheck: (options) => (options.width === undefined && options.height === undefined ? { path: 'body/options', message: 'must have width or height' } : undefined),
   async run({ media, input, outDir, options, probe }) {
     const { thumbhash, dominantColor, ...output } = await media.thumbnailImage(
       input,

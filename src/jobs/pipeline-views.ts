@@ -1,10 +1,7 @@
 import type { JobOutput, JobStep, Job as JobView } from '../../generated/types';
-import { MAIN_OUTPUT } from '../tools/tool-definition';
 import type { Job } from './job.entity';
 import { toJobView } from './job-views';
-
-/** A step's error codes that say it never failed on its own: the pipeline's error names the step that did. */
-const NOT_ITS_OWN = new Set(['upstream_failed', 'canceled']);
+import { failingStep, stepOutputName } from './lifecycle/pipeline-rules';
 
 /**
  * The API shape of a pipeline job (docs/adr/0006-pipelines.md) from its row and its steps' rows:
@@ -24,7 +21,7 @@ export function toPipelineView(job: Job, stepRows: Job[], urls: Map<string, Reco
     const result = toJobView(step, urls.get(step.id) ?? {}).result;
     const own = result?.outputs ?? {};
     if (step.outputExpiredAt && (!expiredAt || step.outputExpiredAt > expiredAt)) expiredAt = step.outputExpiredAt;
-    for (const [output, file] of Object.entries(own)) outputs[output === MAIN_OUTPUT ? name : `${name}.${output}`] = file;
+    for (const [output, file] of Object.entries(own)) outputs[stepOutputName(name, output)] = file;
     steps[name] = {
       tool: step.tool,
       input: step.stepInput ?? null,
@@ -40,7 +37,7 @@ export function toPipelineView(job: Job, stepRows: Job[], urls: Map<string, Reco
   }
   const base = toJobView({ ...job, result: null, errorCode: null }, {});
   const progress = ordered.length === 0 ? job.progress : Math.floor(ordered.reduce((sum, s) => sum + (s.state === 'completed' ? 100 : s.progress), 0) / ordered.length);
-  const failedStep = ordered.find((s) => s.state === 'failed' && !NOT_ITS_OWN.has(s.errorCode ?? ''));
+  const failedStep = failingStep(ordered);
   return {
     ...base,
     progress: job.state === 'completed' ? 100 : progress,

@@ -1,4 +1,5 @@
 import type { Job } from '../jobs/job.entity';
+import { failingStep, stepOutputName } from '../jobs/lifecycle/pipeline-rules';
 import { contentTypeOf } from '../media/content-types';
 import type { ProcessingError, SubmissionOutputFile } from './submission.entity';
 
@@ -20,7 +21,7 @@ export function templateOutputs(steps: readonly StepRow[]): SubmissionOutputFile
     }
     for (const [name, output] of Object.entries(r.outputs ?? {})) {
       const key = step.outputKeys?.[name];
-      if (key) files.push({ name: `${step.stepName}.${name}`, storageKey: key, fileName: output.fileName, size: output.size, contentType: contentTypeOf(output.format) });
+      if (key) files.push({ name: stepOutputName(step.stepName, name), storageKey: key, fileName: output.fileName, size: output.size, contentType: contentTypeOf(output.format) });
     }
   }
   return files;
@@ -31,7 +32,7 @@ export function templateOutputs(steps: readonly StepRow[]): SubmissionOutputFile
  * `upstream_failed`, not the cause); the pipeline job's own error when no step says more.
  */
 export function templateError(pipeline: Pick<Job, 'state' | 'errorCode' | 'errorMessage'>, steps: readonly StepRow[]): ProcessingError {
-  const failed = steps.find((s) => s.state === 'failed' && s.errorCode !== 'upstream_failed') ?? steps.find((s) => s.state === 'failed');
+  const failed = failingStep(steps);
   const kept = 'The original file is kept, with the files of the steps that completed.';
   if (failed?.stepName) {
     return {

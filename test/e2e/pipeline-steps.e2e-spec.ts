@@ -7,6 +7,8 @@ import { contractFetch } from '../support/contract-check';
 import { countingServer, type CountingServer } from '../support/jobs';
 import { makeDocx } from '../support/document-fixtures';
 import { makePng } from '../support/media-fixtures';
+import { Client } from 'pg';
+import { TEST_DATABASE_URL } from '../support/env';
 import { startTestApp, type Tenant, type TestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
@@ -138,6 +140,26 @@ describe('jobs with steps: the lifecycle', () => {
     }
     expect((await tenant.client.GET('/v1/account')).data!.account.creditBalance).toBe(before);
   });
+  it("another account's key cannot read or cancel a pipeline, and the owner cannot reach its steps on their own", async () => {
+    const { data } = await tenant.client.POST('/v1/jobs', {
+      body: { input: { url: `${files.origin}/photo.png` }, steps: { a: { tool: 'image-resize', options: { width: 8 } } } },
+      headers: { Prefer: 'wait=20' },
+    });
+    const job = (data as { job: Job }).job;
+    expect(job.state).toBe('completed');
+    const stranger = await t.newTenant({ plan: 'max', credits: 10 });
+    expect((await stranger.client.GET('/v1/jobs/{id}', { params: { path: { id: job.id } } })).response.status).toBe(404);
+    expect((await stranger.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: job.id } } })).response.status).toBe(404);
+    expect((await stranger.client.GET('/v1/jobs')).data!.jobs).toEqual([]);
+    // A step is a job row of the same key, but only its pipeline is an API object.
+    const db = new Client({ connectionString: TEST_DATABASE_URL });
+    await db.connect();
+    const [{ id: stepId }] = (await db.query<{ id: string }>('SELECT id FROM jobs WHERE pipeline_id = $1', [job.id])).rows;
+    await db.end();
+    expect((await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: stepId } } })).response.status).toBe(404);
+    expect((await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id: stepId } } })).response.status).toBe(404);
+  });
+
   it('cancel stops a running step: its LibreOffice is killed within seconds, not left to finish', async () => {
     const { data } = await tenant.client.POST('/v1/jobs', {
       body: {

@@ -7,10 +7,8 @@ import { JobRefunds } from '../job-refunds';
 import type { Job } from '../job.entity';
 import type { FinishedJob, RankedJob } from '../jobs.repository';
 import { isFinal } from '../lifecycle/job-states';
+import { failingStep } from '../lifecycle/pipeline-rules';
 import { PipelinesRepository } from '../pipelines.repository';
-
-/** Error codes of a step that did not fail on its own account. */
-const NOT_ITS_OWN = new Set(['upstream_failed', 'canceled']);
 
 /**
  * What a pipeline step's end means for its pipeline (docs/adr/0006-pipelines.md), top to bottom,
@@ -70,7 +68,7 @@ export class AdvancePipeline {
     const now = this.clock.now();
     if (steps.every((s) => s.state === 'completed')) return this.pipelines.complete(tx, pipeline.id, now);
     const inOrder = (pipeline.steps ?? []).map((name) => steps.find((s) => s.stepName === name)).filter((s): s is Job => s !== undefined);
-    const culprit = inOrder.find((s) => s.state === 'failed' && !NOT_ITS_OWN.has(s.errorCode ?? '')) ?? inOrder.find((s) => s.state !== 'completed')!;
+    const culprit = failingStep(inOrder) ?? inOrder.find((s) => s.state !== 'completed')!;
     const code = culprit.errorCode ?? 'processing_failed';
     return this.pipelines.fail(tx, pipeline.id, code, `Step "${culprit.stepName}" failed: ${culprit.errorMessage ?? code}`, now);
   }

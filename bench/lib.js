@@ -149,6 +149,40 @@ function threadCpuMs(pid) {
   return groups;
 }
 
+/**
+ * CPU-ms used so far by every process of the machine, grouped: `service` (pid and its children),
+ * `bench` (this process), `postgres`, `redis`, `other`; plus `machine` (all CPUs' busy time from
+ * /proc/stat). Diff two readings: processes that exited meanwhile are missing from the groups.
+ */
+function machineCpuMs(servicePid) {
+  const groups = { service: 0, bench: 0, postgres: 0, redis: 0, other: 0 };
+  const serviceTree = new Set([String(servicePid)]);
+  const stats = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.push({ pid, comm, ppid: fields[1], ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stats) if (!serviceTree.has(s.pid) && serviceTree.has(s.ppid)) grew = serviceTree.add(s.pid);
+  }
+  for (const s of stats) {
+    const group = serviceTree.has(s.pid) ? 'service' : s.pid === String(process.pid) ? 'bench' : /^postgres/.test(s.comm) ? 'postgres' : /^redis/.test(s.comm) ? 'redis' : 'other';
+    groups[group] += s.ms;
+  }
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = cpu;
+  groups.machine = (user + nice + system + irq + softirq + steal) * 10;
+  return groups;
+}
+
 function cpuMs(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const own = (Number(fields[11]) + Number(fields[12])) * 10;
@@ -274,6 +308,7 @@ const fmt = {
 
 module.exports = {
   threadCpuMs,
+  machineCpuMs,
   ROOT,
   RESULTS_DIR,
   MiB,

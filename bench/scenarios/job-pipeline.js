@@ -3,8 +3,9 @@
  * 2. Job pipeline: N image-resize jobs end to end (submit → completed), a 2725×2225 JPEG fetched
  * over HTTP from a fixture server on loopback → 720 px wide, vs sharp doing the same N resizes in
  * this process at the image worker's concurrency (2).
- * Also logs the CPU-ms per job of each thread group of both sides (bench/lib.js threadCpuMs) and
- * the status polls per job. BENCH_JOBS=<n> jobs per round; BENCH_SERVICE_ONLY=1 skips the
+ * Also logs the CPU-ms per job of each thread group of both sides (bench/lib.js threadCpuMs), of
+ * each process of the machine (machineCpuMs: the bench client, Postgres and Redis work for the
+ * service too) and the client's requests per job. BENCH_JOBS=<n> jobs per round; BENCH_SERVICE_ONLY=1 skips the
  * reference's rounds (to profile the service alone with --profile; the ratio is then meaningless).
  */
 const fs = require('node:fs');
@@ -12,12 +13,14 @@ const http = require('node:http');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const sharp = require('sharp');
-const { cpuMs, log, sleep, fmt, threadCpuMs } = require('../lib');
+const { cpuMs, log, sleep, fmt, threadCpuMs, machineCpuMs } = require('../lib');
 
 const WIDTH = 2725;
 const HEIGHT = 2225;
 const CONCURRENCY = 2; // the image worker's: IMAGE_WORKER_CONCURRENCY, the CPU count (src/jobs/media.processors.ts)
 const ROUNDS = 2;
+/** Clients waiting for their job at once (`Prefer: wait`): the worker's 2 jobs in flight and as many queued behind. */
+const WAITING_CLIENTS = 8;
 
 /** A photo-like JPEG: smooth colour blobs (upscaled noise) with fine grain, ~1 MB like sharp's test photo. */
 async function makeFixture(file) {
@@ -58,6 +61,7 @@ async function pool(n, concurrency, task) {
 async function referenceRun(input, outDir, n) {
   const cpu = process.cpuUsage();
   const threadsBefore = threadCpuMs(process.pid);
+  const machineBefore = machineCpuMs(process.pid);
   const seconds = await pool(n, CONCURRENCY, (i) =>
     sharp(input)
       .resize({ width: 720, fit: 'inside' })
@@ -65,40 +69,65 @@ async function referenceRun(input, outDir, n) {
       .toFile(path.join(outDir, `ref-${i}.jpg`)),
   );
   const used = process.cpuUsage(cpu);
-  return { seconds, cpuMs: (used.user + used.system) / 1000, threads: diffThreads(threadCpuMs(process.pid), threadsBefore) };
+  return {
+    seconds,
+    cpuMs: (used.user + used.system) / 1000,
+    threads: diffThreads(threadCpuMs(process.pid), threadsBefore),
+    machine: diffThreads(machineCpuMs(process.pid), machineBefore),
+  };
 }
 
 /**
- * Submits n jobs (4 at a time), then polls them in order until each is completed. Returns the
- * elapsed seconds, the mean time a job ran in the worker (startedAt → finishedAt) and the CPU time
- * the service process used meanwhile (ms; the API calls, the worker and libvips, not Postgres).
+ * Runs n jobs end to end as a client of the API does, and returns the elapsed seconds, the mean
+ * time a job ran in the worker (startedAt → finishedAt) and the CPU time the service process used
+ * meanwhile (ms; the API calls, the worker and libvips, not Postgres). Two clients:
+ *  - `wait` (the default): each POST carries `Prefer: wait=30` and answers with the completed job
+ *    (README "Waiting for a result"); WAITING_CLIENTS of them at once, so that the queue always holds
+ *    more jobs than the worker runs at a time. One request per job.
+ *  - `poll` (BENCH_JOB_CLIENT=poll, the client of sessions ≤ 20): submits all n (4 POSTs at a time),
+ *    then reads each job with `GET /v1/jobs/{id}` every 50 ms until it is completed.
  */
-async function serviceRun(api, url, n, pid) {
+async function serviceRun(ctx, url, n, pid) {
   const cpuBefore = cpuMs(pid);
   const threadsBefore = threadCpuMs(pid);
-  const ids = new Array(n);
+  const machineBefore = machineCpuMs(pid);
   let ranMs = 0;
+  let requests = 0;
+  const finished = (job) => {
+    if (job.state !== 'completed') throw new Error(`job ${job.id} ${job.state}: ${JSON.stringify(job.error)}`);
+    if (job.result?.width !== 720) throw new Error(`job ${job.id} produced width ${job.result?.width}`);
+    ranMs += Date.parse(job.finishedAt) - Date.parse(job.startedAt);
+  };
+  const body = { tool: 'image-resize', input: { url }, options: { width: 720 } };
   const started = process.hrtime.bigint();
-  await pool(n, 4, async (i) => {
-    const accepted = await api('POST', '/v1/jobs', { tool: 'image-resize', input: { url }, options: { width: 720 } }, { 'idempotency-key': randomUUID() });
-    ids[i] = accepted.id ?? accepted.job?.id;
-  });
-  let polls = 0;
-  for (const id of ids) {
-    for (;;) {
-      polls++;
-      const { job } = await api('GET', `/v1/jobs/${id}`);
-      if (job.state === 'completed') {
-        if (job.result?.width !== 720) throw new Error(`job ${id} produced width ${job.result?.width}`);
-        ranMs += Date.parse(job.finishedAt) - Date.parse(job.startedAt);
-        break;
+  if (process.env.BENCH_JOB_CLIENT === 'poll') {
+    const ids = new Array(n);
+    await pool(n, 4, async (i) => {
+      requests++;
+      const accepted = await ctx.api('POST', '/v1/jobs', body, { 'idempotency-key': randomUUID() });
+      ids[i] = accepted.id ?? accepted.job?.id;
+    });
+    for (const id of ids) {
+      for (;;) {
+        requests++;
+        const { job } = await ctx.api('GET', `/v1/jobs/${id}`);
+        if (job.state !== 'queued' && job.state !== 'running') {
+          finished(job);
+          break;
+        }
+        await sleep(50);
       }
-      if (job.state === 'failed' || job.state === 'canceled') throw new Error(`job ${id} ${job.state}: ${JSON.stringify(job.error)}`);
-      await sleep(50);
     }
+  } else {
+    await pool(n, WAITING_CLIENTS, async () => {
+      requests++;
+      const { job } = await ctx.api('POST', '/v1/jobs', body, { 'idempotency-key': randomUUID(), prefer: 'wait=30' });
+      finished(job);
+    });
   }
   const threads = diffThreads(threadCpuMs(pid), threadsBefore);
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n, cpuMs: cpuMs(pid) - cpuBefore, threads, polls };
+  const machine = diffThreads(machineCpuMs(pid), machineBefore);
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, meanRunMs: ranMs / n, cpuMs: cpuMs(pid) - cpuBefore, threads, machine, requests };
 }
 
 function diffThreads(after, before) {
@@ -115,13 +144,13 @@ module.exports = async function jobPipeline(ctx) {
   try {
     const url = `http://127.0.0.1:${ctx.fixturePort}/photo.jpg`;
     await referenceRun(input, outDir, 4); // warm-up
-    await serviceRun(ctx.api, url, 4, ctx.app.pid);
+    await serviceRun(ctx, url, 4, ctx.app.pid);
     // Alternated rounds, so that a change of the machine's load hits both sides alike.
-    const totals = { refSeconds: 0, refCpuMs: 0, svcSeconds: 0, svcCpuMs: 0, svcRunMs: 0, refThreads: {}, svcThreads: {} };
+    const totals = { refSeconds: 0, refCpuMs: 0, svcSeconds: 0, svcCpuMs: 0, svcRunMs: 0, refThreads: {}, svcThreads: {}, refMachine: {}, svcMachine: {} };
     const add = (into, from) => Object.entries(from).forEach(([k, v]) => (into[k] = (into[k] ?? 0) + v));
     for (let round = 1; round <= ROUNDS; round++) {
-      const r = process.env.BENCH_SERVICE_ONLY ? { seconds: 1, cpuMs: 0, threads: {} } : await referenceRun(input, outDir, n);
-      const s = await serviceRun(ctx.api, url, n, ctx.app.pid);
+      const r = process.env.BENCH_SERVICE_ONLY ? { seconds: 1, cpuMs: 0, threads: {}, machine: {} } : await referenceRun(input, outDir, n);
+      const s = await serviceRun(ctx, url, n, ctx.app.pid);
       totals.refSeconds += r.seconds;
       totals.refCpuMs += r.cpuMs;
       totals.svcSeconds += s.seconds;
@@ -129,7 +158,9 @@ module.exports = async function jobPipeline(ctx) {
       totals.svcRunMs += s.meanRunMs / ROUNDS;
       add(totals.refThreads, r.threads);
       add(totals.svcThreads, s.threads);
-      totals.polls = (totals.polls ?? 0) + s.polls;
+      add(totals.refMachine, r.machine);
+      add(totals.svcMachine, s.machine);
+      totals.requests = (totals.requests ?? 0) + s.requests;
       log(`job-pipeline: round ${round}/${ROUNDS} done`);
     }
     const jobs = ROUNDS * n;
@@ -137,8 +168,10 @@ module.exports = async function jobPipeline(ctx) {
       Object.entries(threads)
         .map(([k, v]) => `${k} ${fmt.n(v / jobs)}`)
         .join(' · ');
-    log(`job-pipeline: ${fmt.n(totals.polls / jobs, 1)} status polls (GET /v1/jobs/{id}) per job`);
+    log(`job-pipeline: client ${process.env.BENCH_JOB_CLIENT === 'poll' ? 'poll' : 'wait'}, ${fmt.n(totals.requests / jobs, 1)} requests per job`);
     log(`job-pipeline: CPU-ms per job by thread: service ${perJob(totals.svcThreads)}; sharp alone ${perJob(totals.refThreads)}`);
+    // The whole machine: the bench client and fixture server, Postgres and Redis work for the service's jobs too.
+    log(`job-pipeline: CPU-ms per job by process: service side ${perJob(totals.svcMachine)}; sharp alone ${perJob(totals.refMachine)}`);
     const svc = jobs / totals.svcSeconds;
     const ref = jobs / totals.refSeconds;
     return {

@@ -8,10 +8,11 @@ import { MEDIA_PROCESSORS } from './media.processors';
 import { ToolRunner } from './tool-runner';
 import { ReconcileJobs } from './use-cases/reconcile-jobs';
 import { RunJob } from './use-cases/run-job';
+import { RunDirs } from './run-dirs';
 
 /** The jobs domain's worker side: the queue consumers, the run use case and the reconcile sweep, over JobsModule. */
 @Module({
   imports: [JobsModule, AccountsModule, HttpFetchModule, MediaModule, UploadsModule],
-  providers: [RunJob, ToolRunner, ReconcileJobs, ...MEDIA_PROCESSORS],
+  providers: [RunJob, RunDirs, ToolRunner, ReconcileJobs, ...MEDIA_PROCESSORS],
 })
 export class JobsWorkerModule {}

@@ -64,26 +64,23 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
   /**
    * Stores a finished local file (a job's output) without copying its bytes when it can: a hard
    * link when the file is on the storage's file system, else a kernel-side copy (a reflink where the
-   * file system has them). Synced to disk before it is renamed into place, like `put`.
+   * file system has them). Synced to disk before it gets its name in the store, like `put`.
    */
   async putFile(key: string, localPath: string): Promise<{ size: number }> {
     const target = this.pathOf(key);
+    const size = await syncedSize(localPath);
+    try {
+      // The file is complete and on disk: its one new name appears at once, with all its bytes.
+      await inDir(dirname(target), () => link(localPath, target));
+      return { size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code !== 'EXDEV' && (err as NodeJS.ErrnoException)?.code !== 'EPERM') throw err;
+    }
+    // Another file system: a kernel-side copy into the temp dir (a reflink where the file system has them), synced, renamed into place.
     const tmp = this.tempPath(key);
     try {
-      await inDir(dirname(tmp), () =>
-        link(localPath, tmp).catch(async (err) => {
-          if (err?.code !== 'EXDEV' && err?.code !== 'EPERM') throw err;
-          await copyFile(localPath, tmp, fsConstants.COPYFILE_FICLONE);
-        }),
-      );
-      const handle = await open(tmp, 'r');
-      let size: number;
-      try {
-        await handle.datasync();
-        size = (await handle.stat()).size;
-      } finally {
-        await handle.close();
-      }
+      await inDir(dirname(tmp), () => copyFile(localPath, tmp, fsConstants.COPYFILE_FICLONE));
+      await syncedSize(tmp);
       await renameIntoShard(tmp, target);
       return { size };
     } catch (err) {
@@ -203,6 +200,17 @@ async function statOrNull(path: string): Promise<Stats | null> {
   } catch (err) {
     if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') return null;
     throw err;
+  }
+}
+
+/** Flushes a file's data to disk and returns its size. */
+async function syncedSize(path: string): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.datasync();
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
   }
 }
 

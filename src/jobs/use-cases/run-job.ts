@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Job as BullJob } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/config';
@@ -23,6 +21,7 @@ import { ToolRunner } from '../tool-runner';
 import { SettleJob } from './settle-job';
 import { ClamdScanner } from '../../scanning/clamd-scanner';
 import { runStoppable } from '../../media/stop-signal';
+import { type RunDir, RunDirs } from '../run-dirs';
 
 const FETCH_TIMEOUT_MS = 120_000;
 /** How often a second entry of a running job checks whether the first run is over. */
@@ -39,7 +38,7 @@ class JobFailure extends Error {
 
 /**
  * Runs one media job in a worker, top to bottom: claim it (queued → running), fetch the input to
- * a temp dir, run the tool, store its outputs, settle (running → completed, SettleJob). Permanent
+ * the run's directory (RunDirs), run the tool, store its outputs, settle (running → completed, SettleJob). Permanent
  * errors (not media, too large, blocked URL) fail the job at once and refund it; transient ones
  * (network, storage, a killed worker) put it back in line (running → queued) for BullMQ, which
  * retries with backoff, and the last attempt fails and refunds. A run commits two state writes
@@ -58,6 +57,7 @@ export class RunJob {
     private readonly settle: SettleJob,
     private readonly config: AppConfig,
     private readonly scanner: ClamdScanner,
+    private readonly runDirs: RunDirs,
   ) {}
 
   async process(bullJob: BullJob<MediaJobData>): Promise<void> {
@@ -78,16 +78,21 @@ export class RunJob {
       this.config.WORKER_LOCK_DURATION_MS / 2,
     );
     heartbeat.unref();
-    const dir = await mkdtemp(join(tmpdir(), `dropline-${job.id}-`));
+    let runDir: RunDir | undefined;
+    let clean = false; // a run that ended normally leaves its directory to the next one
     try {
+      runDir = await this.runDirs.acquire();
+      const dir = runDir.path;
       const { path: inputPath, name } = await this.fetchInput(job, dir);
       await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
       const baseName = name.replace(/\.[^.]*$/, '') || 'output';
-      const run = await runStoppable(stop.signal, () => this.tools.run(job.tool, inputPath, join(dir, 'out'), baseName, job.options, progress));
+      // The tool writes its outputs beside the input (`output.<ext>`; the input is `input`).
+      const run = await runStoppable(stop.signal, () => this.tools.run(job.tool, inputPath, dir, baseName, job.options, progress));
       const { outputKey, outputKeys, result } = await this.storeOutputs(run, baseName);
       // Only a job still running completes: one failed (and refunded) or re-run meanwhile keeps its state.
       const completed = await this.settle.complete(job.id, outputKey, result, outputKeys);
+      clean = true;
       if (!completed) {
         await this.storage.deleteMany(storedOutputKeys({ outputKey, outputKeys })); // nobody will ever read these outputs
         return;
@@ -113,7 +118,7 @@ export class RunJob {
       await this.fail(job.id, final?.code ?? 'processing_failed', final?.message ?? 'Processing failed after several attempts.');
     } finally {
       clearInterval(heartbeat);
-      await rm(dir, { recursive: true, force: true });
+      await runDir?.release(clean).catch((err: Error) => this.logger.warn(`Could not clean the run directory ${runDir?.path}: ${err.message}`));
     }
   }
 

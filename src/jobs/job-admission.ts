@@ -36,6 +36,12 @@ export interface Admission {
    */
   pipeline?: PlannedStep[];
   stepOrder?: string[];
+  /**
+   * The caller hands the job to the queue right after the commit (the jobs API: JobDispatch.enqueueOrWithdraw),
+   * so its row says it is enqueued from the start, sparing a write per job. Should the process die in
+   * between, the sweeper finds it queued, enqueued and unknown to the queue, and queues it (ReconcileJobs.failLost).
+   */
+  enqueueAtCommit?: boolean;
 }
 
 export type AdmissionResult =
@@ -98,9 +104,11 @@ export class JobAdmission {
       queuePrefix: this.queue.prefix,
       waitingForSlot: decision.waitForSlot,
       steps: a.pipeline ? (a.stepOrder ?? a.pipeline.map((s) => s.name)) : null,
+      // A pipeline has no queue entry of its own; its runnable steps have (insertSteps).
+      enqueuedAt: a.enqueueAtCommit && !a.pipeline && !decision.waitForSlot ? now : null,
     };
     const job = await this.jobs.insert(tx, row);
-    const firstSteps = a.pipeline ? await this.insertSteps(tx, row, a.pipeline, decision.fairShareRank) : undefined;
+    const firstSteps = a.pipeline ? await this.insertSteps(tx, row, a.pipeline, decision.fairShareRank, a.enqueueAtCommit ? now : null) : undefined;
     return { outcome: 'admitted', job: { ...job, fairShareRank: decision.fairShareRank, firstSteps } };
   }
 
@@ -109,7 +117,7 @@ export class JobAdmission {
    * waits blocked until that one completes (AdvancePipeline), and so does every step of a pipeline
    * waiting for its account's slot. Returns the steps that may be enqueued now.
    */
-  private async insertSteps(tx: Db, pipeline: NewJob, plan: PlannedStep[], fairShareRank: number): Promise<RankedJob[]> {
+  private async insertSteps(tx: Db, pipeline: NewJob, plan: PlannedStep[], fairShareRank: number, enqueuedAt: Date | null): Promise<RankedJob[]> {
     const runnable: RankedJob[] = [];
     for (const step of plan) {
       const blocked = step.input !== null || pipeline.waitingForSlot;
@@ -131,6 +139,7 @@ export class JobAdmission {
         stepName: step.name,
         stepInput: step.input,
         stepBlocked: blocked,
+        enqueuedAt: blocked ? null : enqueuedAt,
       });
       if (!blocked) runnable.push({ ...row, fairShareRank });
     }

@@ -49,7 +49,8 @@ export class JobDispatch {
       this.logger.error({ jobId: job.id, err: (err as Error).message }, 'Job could not be queued: withdrawn and refunded');
       throw enqueueFailed();
     }
-    for (const entry of entries) await this.jobs.markEnqueued(entry.id, this.clock.now(), connection);
+    // Admitted with `enqueueAtCommit`, the rows say so already.
+    for (const entry of entries) if (!entry.enqueuedAt) await this.jobs.markEnqueued(entry.id, this.clock.now(), connection);
     this.logger.log({ jobId: job.id, tool: job.tool, queue: job.queue, steps: job.steps?.length }, 'Job queued');
   }
 

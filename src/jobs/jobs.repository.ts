@@ -56,7 +56,7 @@ export type NewJob = Pick<
   Job,
   'id' | 'accountId' | 'apiKeyId' | 'tool' | 'queue' | 'input' | 'options' | 'webhookUrl' | 'cost' | 'submissionId' | 'queuePrefix' | 'waitingForSlot'
 > &
-  Partial<Pick<Job, 'pipelineId' | 'stepName' | 'stepInput' | 'stepBlocked' | 'steps'>>;
+  Partial<Pick<Job, 'pipelineId' | 'stepName' | 'stepInput' | 'stepBlocked' | 'steps' | 'enqueuedAt'>>;
 
 /** What a refund needs to know of a job, returned by the statement that marks it refunded. */
 export interface RefundableJob {
@@ -76,8 +76,8 @@ export class JobsRepository {
     return (await firstRow<Job>(
       tx,
       `INSERT INTO jobs (id, account_id, api_key_id, tool, queue, state, progress, input, options, webhook_url, cost, refunded, submission_id, queue_prefix, waiting_for_slot,
-         pipeline_id, step_name, step_input, step_blocked, steps)
-       VALUES ($1, $2, $3, $4, $5, ${INITIAL}, 0, $6, $7, $8, $9, false, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING ${COLUMNS}`,
+         pipeline_id, step_name, step_input, step_blocked, steps, enqueued_at)
+       VALUES ($1, $2, $3, $4, $5, ${INITIAL}, 0, $6, $7, $8, $9, false, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING ${COLUMNS}`,
       [
         job.id,
         job.accountId,
@@ -96,6 +96,7 @@ export class JobsRepository {
         job.stepInput ?? null,
         job.stepBlocked ?? false,
         job.steps ? JSON.stringify(job.steps) : null,
+        job.enqueuedAt ?? null,
       ],
     ))!;
   }

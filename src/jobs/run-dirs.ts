@@ -18,7 +18,7 @@ export interface RunDir {
  * run ends rather than removed and made again. Creating a directory is the costliest file operation
  * of an image job on ext4 (a new inode placed by the Orlov allocator, which scans for recently
  * deleted ones: ~3 % of the machine's CPU in the image bench when every run made two, bench/RESULTS.md).
- * All live under one directory of this process in the OS temp dir, removed at shutdown.
+ * All live under one directory of this process in the OS temp dir (`dropline-runs-<pid>-…`), removed at shutdown.
  */
 @Injectable()
 export class RunDirs implements OnModuleDestroy {
@@ -43,7 +43,7 @@ export class RunDirs implements OnModuleDestroy {
   }
 
   private async make(): Promise<string> {
-    this.root ??= mkdtemp(join(tmpdir(), 'dropline-runs-'));
+    this.root ??= mkdtemp(join(tmpdir(), `dropline-runs-${process.pid}-`)); // whose they are, for an operator
     const path = join(await this.root, `run-${this.made++}`);
     await mkdir(path);
     return path;

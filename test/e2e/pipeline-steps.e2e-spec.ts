@@ -170,7 +170,7 @@ describe('jobs with steps: the lifecycle', () => {
     const id = (data as JobAccepted).id;
     let converters: string[] = [];
     await until(async () => {
-      converters = await processesMentioning('soffice', 'dropline-job_');
+      converters = await processesMentioning('soffice', `dropline-runs-${process.pid}-`); // this app's run directories
       return converters.length > 0;
     }, 'LibreOffice to run the step');
     const canceled = await tenant.client.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } });

@@ -285,6 +285,21 @@ describe('job lifecycle use cases', () => {
       expect((await jobs.findById(ids[0]))!.enqueuedAt).not.toBeNull();
     });
 
+    it('a job of the API, written as enqueued at its commit, whose enqueue never happened (the API died in between) is queued after the grace period', async () => {
+      const { account } = await tenant(module, { credits: 10 });
+      const admitted = await module.get(Transactions).run((tx) =>
+        module.get(JobAdmission).admitIn(tx, { accountId: account.id, key: null, tool: TOOLS['image-resize'], input: { url: 'http://127.0.0.1:9/a.png' }, options: {}, enqueueAtCommit: true }),
+      );
+      const id = admitted.outcome === 'admitted' ? admitted.job.id : '';
+      expect((await jobs.findById(id))!.enqueuedAt).not.toBeNull(); // no write after the enqueue
+      await reconcile.sweep();
+      expect(queue.added.map((a) => a.jobId)).not.toContain(id); // still within the grace period
+      clock.at = new Date(Date.now() + 11_000);
+      await reconcile.sweep();
+      expect(queue.added.filter((a) => a.jobId === id)).toHaveLength(1);
+      expect(await jobs.findById(id)).toMatchObject({ state: 'queued' });
+    });
+
     it('a running job the queue gave up on (its worker died) is failed and refunded once, however often swept', async () => {
       const { account, jobId } = await queuedJob();
       await start(jobId);

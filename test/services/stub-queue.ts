@@ -32,7 +32,7 @@ export class StubQueue {
   }
 
   async state(_queue: string, jobId: string): Promise<string> {
-    return this.states.get(jobId) ?? 'waiting';
+    return this.states.get(jobId) ?? (this.added.some((a) => a.jobId === jobId) ? 'waiting' : 'unknown');
   }
 
   failNext(count: number): void {

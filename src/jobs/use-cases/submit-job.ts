@@ -65,6 +65,7 @@ export class SubmitJob {
         idempotency: command.idempotency,
         pipeline: command.pipeline,
         stepOrder: command.stepOrder,
+        enqueueAtCommit: true,
       });
     const result = await (connection ? connection.transaction(admit) : this.transactions.run(admit));
     if (result.outcome === 'refused') {

@@ -8,6 +8,10 @@
  *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, pipeline, thumbnail, storyboard, docs, tools
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
  *   npm run bench -- --save              also refresh the table in bench/RESULTS.md
+ *
+ * The service runs as `npm start` runs it: `node dist/src/main.js`, built first if stale
+ * (scripts/build-if-stale.mjs). BENCH_SERVICE_FROM=src runs `src/main.ts` through @swc-node/register
+ * instead (no build; its runtime transpiler and source-map support stay in the process).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -38,6 +42,7 @@ const DATABASE = `dropline_bench${process.env.TEST_RUN_ID ? `_${process.env.TEST
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DATABASE}`;
 const SCOPES = 'drops:read,drops:write,image:write,video:write,audio:write,documents:write,uploads:write,webhooks:read,webhooks:write';
 const TS = ['-r', '@swc-node/register'];
+const FROM_SOURCE = process.env.BENCH_SERVICE_FROM === 'src';
 
 /** What the signal handlers must clean up. */
 const state = { tmpDir: null };
@@ -85,7 +90,8 @@ async function startService(tmpDir, redisUrl, extraEnv = {}, name = 'service') {
     ...extraEnv,
   };
   const profile = flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`] : [];
-  const app = await startProcess(name, process.execPath, [...profile, ...TS, 'src/main.ts'], { env, readyUrl: `${baseUrl}/readyz` });
+  const entry = FROM_SOURCE ? [...TS, 'src/main.ts'] : ['dist/src/main.js'];
+  const app = await startProcess(name, process.execPath, [...profile, ...entry], { env, readyUrl: `${baseUrl}/readyz` });
   const admin = async (...cli) => JSON.parse(await run(process.execPath, [...TS, 'src/cli/admin.ts', ...cli], { env }));
   const { account } = await admin('account:create', '--plan', 'bench', '--credits', '100000000');
   const { key } = await admin('key:create', '--account', account.id, '--scopes', SCOPES);
@@ -105,6 +111,7 @@ async function main() {
   try {
     log(`setup: database ${DATABASE}, private Redis, service (temp dir ${tmpDir})`);
     await recreateDatabase();
+    if (!FROM_SOURCE) await run(process.execPath, ['scripts/build-if-stale.mjs']);
     const redisUrl = await startRedis();
     const { app, baseUrl, token } = await startService(tmpDir, redisUrl);
     const ctx = {

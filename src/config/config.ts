@@ -123,13 +123,16 @@ export class AppConfig {
   WORKER_LOCK_DURATION_MS = 30_000;
 
   /**
-   * Media jobs one worker process runs at once, per queue. Images and audio follow the CPU count
-   * (a resize keeps about one core busy); a video transcode already uses every core, so one.
+   * Media jobs one worker process runs at once, per queue. Audio follows the CPU count; a video
+   * transcode already uses every core, so one. Images: twice the CPU count — an image job waits
+   * about as long as it resizes (its input's download, the output's fsync, two state writes: 61 ms
+   * in the worker around a 32 ms resize in the bench), and with one job per core the cores idled
+   * meanwhile (bench/RESULTS.md, session 21: 46 % → 55 % of sharp alone's jobs/s, median of 3).
    */
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  IMAGE_WORKER_CONCURRENCY = availableParallelism();
+  IMAGE_WORKER_CONCURRENCY = 2 * availableParallelism();
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -11,8 +11,9 @@ import { RunJob } from './use-cases/run-job';
 
 /**
  * One BullMQ worker per media queue the tools use (spec: `<kind>-standard-queue`). Concurrency per
- * queue comes from the config (IMAGE_/AUDIO_/VIDEO_/DOCUMENT_WORKER_CONCURRENCY): the CPU count for images,
- * audio and documents (one LibreOffice per job), one for video (ffmpeg uses every core for one video).
+ * queue comes from the config (IMAGE_/AUDIO_/VIDEO_/DOCUMENT_WORKER_CONCURRENCY): twice the CPU count for
+ * images (a job waits about as long as it resizes), the CPU count for audio and documents (one LibreOffice
+ * per job), one for video (ffmpeg uses every core for one video).
  */
 abstract class MediaProcessor extends WorkerHost {
   constructor(

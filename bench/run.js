@@ -91,7 +91,8 @@ async function startService(tmpDir, redisUrl, extraEnv = {}, name = 'service') {
   };
   const profile = flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`] : [];
   const entry = FROM_SOURCE ? [...TS, 'src/main.ts'] : ['dist/src/main.js'];
-  const app = await startProcess(name, process.execPath, [...profile, ...entry], { env, readyUrl: `${baseUrl}/readyz` });
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean); // e.g. --trace-gc (not allowed in NODE_OPTIONS)
+  const app = await startProcess(name, process.execPath, [...profile, ...nodeFlags, ...entry], { env, readyUrl: `${baseUrl}/readyz` });
   const admin = async (...cli) => JSON.parse(await run(process.execPath, [...TS, 'src/cli/admin.ts', ...cli], { env }));
   const { account } = await admin('account:create', '--plan', 'bench', '--credits', '100000000');
   const { key } = await admin('key:create', '--account', account.id, '--scopes', SCOPES);

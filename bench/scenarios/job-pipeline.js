@@ -20,7 +20,7 @@ const HEIGHT = 2225;
 // The image worker's: IMAGE_WORKER_CONCURRENCY, twice the CPU count (src/config/config.ts). Sharp alone is
 // no slower at 4 than at 2 on this 2-core machine (59 vs 57 jobs/s, session 21), so the reference keeps its best.
 const CONCURRENCY = Number(process.env.IMAGE_WORKER_CONCURRENCY ?? 2 * require('node:os').availableParallelism());
-const ROUNDS = 2;
+const ROUNDS = 4; // alternated: this machine's speed drifts by ±15 % within seconds
 /** Clients waiting for their job at once (`Prefer: wait`): the worker's jobs in flight and as many queued behind. */
 const WAITING_CLIENTS = 2 * CONCURRENCY;
 const WARM_UP_JOBS = Number(process.env.BENCH_WARM_UP_JOBS ?? 48);

@@ -169,7 +169,7 @@ function machineCpuMs(servicePid) {
       // exited meanwhile
     }
   }
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of stats) if (!serviceTree.has(s.pid) && serviceTree.has(s.ppid)) grew = serviceTree.add(s.pid);
   }

@@ -287,9 +287,13 @@ describe('job lifecycle use cases', () => {
 
     it('a job of the API, written as enqueued at its commit, whose enqueue never happened (the API died in between) is queued after the grace period', async () => {
       const { account } = await tenant(module, { credits: 10 });
-      const admitted = await module.get(Transactions).run((tx) =>
-        module.get(JobAdmission).admitIn(tx, { accountId: account.id, key: null, tool: TOOLS['image-resize'], input: { url: 'http://127.0.0.1:9/a.png' }, options: {}, enqueueAtCommit: true }),
-      );
+      const admitted = await module
+        .get(Transactions)
+        .run((tx) =>
+          module
+            .get(JobAdmission)
+            .admitIn(tx, { accountId: account.id, key: null, tool: TOOLS['image-resize'], input: { url: 'http://127.0.0.1:9/a.png' }, options: {}, enqueueAtCommit: true }),
+        );
       const id = admitted.outcome === 'admitted' ? admitted.job.id : '';
       expect((await jobs.findById(id))!.enqueuedAt).not.toBeNull(); // no write after the enqueue
       await reconcile.sweep();

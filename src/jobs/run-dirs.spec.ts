@@ -29,10 +29,19 @@ describe('RunDirs', () => {
     expect([first.path, concurrent.path]).not.toContain(fourth.path);
   });
 
-  it('removes every run directory at shutdown', async () => {
+  it('removes every run directory at shutdown, one still in use only once its run releases it', async () => {
     const own = new RunDirs();
-    const run = await own.acquire();
+    const idle = await own.acquire();
+    await idle.release(true);
+    const running = await own.acquire();
+    const other = await own.acquire();
+    await writeFile(join(running.path, 'input'), 'being read');
     await own.onModuleDestroy();
-    await expect(stat(dirname(run.path))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readdir(running.path)).toEqual(['input']); // a run the worker's close left running keeps its input
+    await running.release(true); // not kept for reuse after shutdown
+    await expect(stat(running.path)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(dirname(running.path))).isDirectory()).toBe(true); // `other` still runs
+    await other.release(true);
+    await expect(stat(dirname(running.path))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -37,7 +37,7 @@ function markdownTable(rows, facts, quick) {
   return lines.join('\n');
 }
 
-function saveResults(table, rows, facts, { commitCopy }) {
+async function saveResults(table, rows, facts, { commitCopy }) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `# Dropline benchmarks — latest run\n\n${table}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify({ facts, rows }, null, 2)}\n`);
@@ -48,7 +48,10 @@ function saveResults(table, rows, facts, { commitCopy }) {
     current.includes(START) && current.includes(END)
       ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
       : `# Dropline benchmarks\n\nMeasured by \`npm run bench\` (bench/run.js).\n\n${block}\n`;
-  fs.writeFileSync(COMMITTED, next);
+  // Formatted as `npm run lint` (prettier --check) wants it, so a saved run passes CI as it is.
+  const prettier = require('prettier');
+  const options = (await prettier.resolveConfig(COMMITTED)) ?? {};
+  fs.writeFileSync(COMMITTED, await prettier.format(next, { ...options, filepath: COMMITTED }));
 }
 
 module.exports = { machineFacts, markdownTable, saveResults };

@@ -145,7 +145,7 @@ async function main() {
 
   const table = markdownTable(rows, facts, quick);
   process.stdout.write(`\n${table}\n`);
-  saveResults(table, rows, facts, { commitCopy: flag('save') });
+  await saveResults(table, rows, facts, { commitCopy: flag('save') });
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; table in bench/results/latest.md${flag('save') ? ' and bench/RESULTS.md' : ''}`);
   if (rows.some((r) => r.error)) process.exitCode = 1;
 }

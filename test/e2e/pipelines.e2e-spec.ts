@@ -130,12 +130,15 @@ describe('pipelines: jobs of named steps and templates', () => {
   }
 
   /** A job without its download URLs, which are signed afresh at each read (their expiry moves on). */
+  /** A job's view without its signed URLs, which carry the second they were signed at (two reads may straddle one). */
   function unsigned(job: Job): unknown {
     const strip = (outputs: Record<string, JobOutput>) => Object.fromEntries(Object.entries(outputs).map(([name, out]) => [name, { ...out, downloadUrl: null }]));
+    const stripResult = <R extends { downloadUrl?: string | null; outputs?: Record<string, JobOutput> } | null | undefined>(result: R) =>
+      result && { ...result, downloadUrl: null, ...(result.outputs ? { outputs: strip(result.outputs) } : {}) };
     return {
       ...job,
-      result: job.result && { ...job.result, outputs: strip(job.result.outputs) },
-      steps: job.steps && Object.fromEntries(Object.entries(job.steps).map(([name, step]) => [name, { ...step, outputs: strip(step.outputs) }])),
+      result: stripResult(job.result),
+      steps: job.steps && Object.fromEntries(Object.entries(job.steps).map(([name, step]) => [name, { ...step, result: stripResult(step.result), outputs: strip(step.outputs) }])),
     };
   }
 

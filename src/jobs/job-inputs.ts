@@ -5,6 +5,7 @@ import { takesKind, type ToolDefinition } from '../tools/tool-definition';
 import { UploadsService } from '../uploads/uploads.service';
 import type { JobInput } from './job.entity';
 import { JobCommandError } from './lifecycle/job-errors';
+import { article } from '../common/words';
 
 /** A submitted job's input as the worker will read it: a URL, or an upload's stored object named at admission. */
 @Injectable()
@@ -33,8 +34,4 @@ export class JobInputs {
     if (upload.fileSize > limitMB * MB) throw new JobCommandError('file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
     return { fileId: input.fileId, storageKey: upload.storageKey, fileName: upload.fileName };
   }
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

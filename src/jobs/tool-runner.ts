@@ -3,6 +3,7 @@ import { MediaError } from '../media/media.errors';
 import { MediaRepository } from '../media/media.repository';
 import { takesKind, type ToolRun } from '../tools/tool-definition';
 import { TOOLS, type ToolSlug } from '../tools/tool-registry';
+import { article } from '../common/words';
 
 export type { ToolRun } from '../tools/tool-definition';
 
@@ -24,8 +25,4 @@ export class ToolRunner {
 
 function needs(kind: string): string {
   return kind === 'any' ? 'an image, video, audio or document file' : `${article(kind)} ${kind} file`;
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

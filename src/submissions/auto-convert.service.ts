@@ -11,6 +11,7 @@ import type { PlannedStep } from '../tools/pipeline-plan';
 import type { ToolDefinition } from '../tools/tool-registry';
 import { planConversion } from './conversion-plan';
 import type { ProcessingError, Submission } from './submission.entity';
+import { article } from '../common/words';
 
 type ArrivingFile = Pick<Submission, 'id' | 'fileKind' | 'fileMime' | 'storageKey' | 'fileName'>;
 
@@ -108,8 +109,4 @@ export class AutoConvertService {
     this.logger.warn(`Submission ${file.id} kept unprocessed: ${refusal.message}`);
     return { refusal };
   }
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

@@ -22,6 +22,7 @@ import { SubmissionEvents } from './submission-events';
 import type { Submission } from './submission.entity';
 import { intakeBytes } from '../metrics/dropline-metrics';
 import { SubmissionsRepository } from './submissions.repository';
+import { article } from '../common/words';
 
 export const SENDER_FIELDS = ['senderName', 'senderEmail', 'message'] as const;
 /** A file in storage and its sniffed type; `ext` is required (even when undefined) so no intake path forgets the extension rule. */
@@ -207,8 +208,4 @@ export function senderFields(fields: Record<string, string>): SenderFields {
 
 function kindAllowed(allowed: Drop['allowedKinds'], kind: FileKind): boolean {
   return allowed === 'any' || allowed === kind;
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

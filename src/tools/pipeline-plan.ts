@@ -1,4 +1,5 @@
 import { type ToolDefinition, toolScopes } from './tool-definition';
+import { article } from '../common/words';
 
 /** At most this many steps in one job or template. */
 export const MAX_PIPELINE_STEPS = 10;
@@ -130,8 +131,4 @@ function topological(steps: Map<string, PlannedStep>): PlannedStep[] {
     }
   }
   return order;
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

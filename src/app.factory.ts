@@ -3,7 +3,6 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import multipart from '@fastify/multipart';
@@ -19,6 +18,7 @@ import { sendDropPageFrameworkError } from './drop-page/drop-page.filter';
 import { AppConfig, publicBaseUrl } from './config/config';
 import { Contract } from './contract/contract';
 import { docsDocument } from './contract/docs-document';
+import { serveDocs } from './contract/docs-page';
 
 const frameworkLogger = new Logger('Http');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -104,10 +104,7 @@ export async function createApp(config: AppConfig, options: { logStream?: NodeJS
   app.useGlobalFilters(new AllErrorsFilter());
   // Signals are main.ts's (ProcessLifecycle): it bounds the whole shutdown, which Nest's hooks do not.
 
-  SwaggerModule.setup('docs', app, docsDocument(app.get(Contract).document, publicBaseUrl(config)) as any, {
-    jsonDocumentUrl: 'docs/openapi.json',
-    yamlDocumentUrl: 'docs/openapi.yaml',
-  });
+  serveDocs(app, docsDocument(app.get(Contract).document, publicBaseUrl(config)));
   await app.init();
   return app;
 }

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { AppConfig } from '../config/config';
+import { ListenClient } from '../database/listen-client';
 import { NotifyCache } from '../database/notify-cache';
 import type { Drop } from './drop.entity';
 
@@ -18,21 +18,21 @@ export const dropLookups = new Counter({
  * Drop rows by slug, so the owner's `GET /v1/drops/{slug}` needs no database round trip. Every
  * change of a drop row (settings, counters, deletion) notifies its slug and every API process
  * forgets it; a read served from here first waits for a `SELECT 1` on the listening connection
- * shared with the reads around it (NotifyCache.getSynced), so a change another process answered
+ * shared with the reads around it (ListenClient.sync), so a change another process answered
  * before the read began is always seen. Only the HTTP app has this provider (DropsModule).
  * Cached rows are shared: callers must not mutate them.
  */
 @Injectable()
 export class DropCache extends NotifyCache<Readonly<Drop>> implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(config: AppConfig) {
-    super(config.DATABASE_URL, { channel: DROPS_CHANNEL, maxEntries: 10_000, maxAgeMs: 10 * 60_000 });
+  constructor(listen: ListenClient) {
+    super(listen, { channel: DROPS_CHANNEL, maxEntries: 10_000, maxAgeMs: 10 * 60_000 });
   }
 
   onApplicationBootstrap(): void {
     this.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.stop();
+  onApplicationShutdown(): void {
+    this.stop();
   }
 }

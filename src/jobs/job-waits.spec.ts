@@ -1,18 +1,23 @@
-import type { AppConfig } from '../config/config';
+import type { ChannelSubscriber, ListenClient } from '../database/listen-client';
 import { JOB_ENDED_CHANNEL, JobWaits, jobWaiters } from './job-waits';
 import type { JobState } from './lifecycle/job-states';
 
-/** JobWaits without Postgres: its listener is replaced by one that never dials; notifications are handed in directly. */
+/** JobWaits without Postgres: its listening connection is a stand-in that never dials; notifications are handed in directly. */
 describe('JobWaits', () => {
   let waits: JobWaits;
-  type Listener = { options: { onNotification(payload: string): void }; start(): void; stop(): Promise<void> };
-  const inner = () => waits as unknown as { listener: Listener };
-  const notify = (jobId: string) => inner().listener.options.onNotification(jobId);
+  let subscribed: { channel: string; subscriber: ChannelSubscriber } | undefined;
+  const notify = (jobId: string) => subscribed!.subscriber.onNotification(jobId);
   const count = async () => (await jobWaiters.get()).values[0]?.value ?? 0;
 
   beforeEach(() => {
-    waits = new JobWaits({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } as AppConfig);
-    inner().listener = { options: inner().listener.options, start: () => undefined, stop: async () => undefined };
+    subscribed = undefined;
+    const listen = {
+      subscribe: (channel: string, subscriber: ChannelSubscriber) => {
+        subscribed = { channel, subscriber };
+        return () => undefined;
+      },
+    };
+    waits = new JobWaits(listen as unknown as ListenClient);
   });
   afterEach(() => waits.onApplicationShutdown());
 

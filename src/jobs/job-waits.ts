@@ -1,7 +1,6 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { AppConfig } from '../config/config';
-import { PgListener } from '../database/pg-listener';
+import { ListenClient } from '../database/listen-client';
 import { isFinal, type JobState } from './lifecycle/job-states';
 
 /** The channel a job's move into a final state notifies on, with its id (migration 1764200000900-job-ended-notify). */
@@ -48,9 +47,9 @@ class Waiter {
 }
 
 /**
- * Waiting for a job's end without polling (`Prefer: wait`, issue 20 item 3). The job's final state
+ * Waiting for a job's end without polling (`Prefer: wait`). The job's final state
  * write NOTIFYs its id (a trigger, whichever process writes it: usually a worker), and this
- * process's one LISTEN connection wakes the requests waiting on that id from an in-memory map. A
+ * process's listening connection (ListenClient) wakes the requests waiting on that id from an in-memory map. A
  * waiting request holds no database connection, only a timer and a map entry; it reads the job
  * when it starts, when woken and when its time is up.
  *
@@ -61,16 +60,10 @@ class Waiter {
 @Injectable()
 export class JobWaits implements OnModuleDestroy, OnApplicationShutdown {
   private readonly waiting = new Map<string, Set<Waiter>>();
-  private readonly listener: PgListener;
+  private unsubscribe?: () => void;
   private closing = false;
 
-  constructor(config: AppConfig) {
-    this.listener = new PgListener(config.DATABASE_URL, {
-      channel: JOB_ENDED_CHANNEL,
-      onNotification: (jobId) => this.waiting.get(jobId)?.forEach((w) => w.wake()),
-      onListening: () => this.wakeAll(),
-    });
-  }
+  constructor(private readonly listen: ListenClient) {}
 
   /**
    * Reads the job with `read` until it is final or `timeoutMs` has passed, and returns the last
@@ -78,8 +71,11 @@ export class JobWaits implements OnModuleDestroy, OnApplicationShutdown {
    * first (the client went away). While the process shuts down it does not wait.
    */
   async until<J extends { state: JobState }>(jobId: string, read: () => Promise<J>, timeoutMs: number, signal: AbortSignal): Promise<J | undefined> {
-    // The listener starts with the first wait: a process that never waits (a worker) never listens.
-    this.listener.start();
+    // Subscribed with the first wait: a process that never waits (a worker) never listens.
+    this.unsubscribe ??= this.listen.subscribe(JOB_ENDED_CHANNEL, {
+      onNotification: (jobId) => this.waiting.get(jobId)?.forEach((w) => w.wake()),
+      onListening: () => this.wakeAll(),
+    });
     const deadline = Date.now() + timeoutMs;
     const waiter = new Waiter();
     this.add(jobId, waiter);
@@ -101,8 +97,8 @@ export class JobWaits implements OnModuleDestroy, OnApplicationShutdown {
     this.wakeAll();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.listener.stop();
+  onApplicationShutdown(): void {
+    this.unsubscribe?.();
   }
 
   private wakeAll(): void {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { ApiKeyCache } from '../../src/auth/api-key-cache';
+import { LISTEN_APPLICATION_NAME, ListenClient } from '../../src/database/listen-client';
 import { hashToken } from '../../src/auth/tokens';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env';
 import { expectError } from '../support/expect-error';
@@ -124,11 +125,11 @@ describe('API-key cache without its push channel', () => {
       50,
     );
 
-    // Cut the cache's LISTEN connection (only this database's, only this app's: it is the one listening here now).
+    // Cut the app's LISTEN connection (only this database's, only this app's: it is the one listening here now).
     const { rows } = await db.query(
       `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
-        WHERE application_name = 'dropline-auth-cache' AND datname = current_database() AND client_port = $1`,
-      [await listenerPort(db, cache)],
+        WHERE application_name = $1 AND datname = current_database() AND client_port = $2`,
+      [LISTEN_APPLICATION_NAME, listenerPort(t.app.get(ListenClient))],
     );
     expect(rows).toEqual([{ ok: true }]);
     await waitUntil('the cache to stop vouching for the key', () => cache.get(hash) === undefined, 30_000, 20);
@@ -143,10 +144,10 @@ describe('API-key cache without its push channel', () => {
   });
 });
 
-/** The client port of the cache's own LISTEN connection, as Postgres sees it. */
-async function listenerPort(_db: Client, cache: ApiKeyCache): Promise<number> {
-  const client = (cache as unknown as { client?: { connection: { stream: { localPort: number } } } }).client;
-  const port = client?.connection.stream.localPort;
-  if (!port) throw new Error('the key cache is not connected');
+/** The client port of the app's LISTEN connection, as Postgres sees it. */
+function listenerPort(listen: ListenClient): number {
+  const connection = (listen as unknown as { connection?: { client: { connection: { stream: { localPort: number } } } } }).connection;
+  const port = connection?.client.connection.stream.localPort;
+  if (!port) throw new Error('the LISTEN connection is not up');
   return port;
 }

@@ -197,7 +197,7 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
     try {
       // The listener is cut (this waits for its backend to exit), then the job ends while nobody listens.
       const { rows } = await db.query(
-        "SELECT pg_terminate_backend(pid, 5000) AS gone FROM pg_stat_activity WHERE application_name = 'dropline-dropline_job_ended' AND datname = current_database()",
+        "SELECT pg_terminate_backend(pid, 5000) AS gone FROM pg_stat_activity WHERE application_name = 'dropline-listen' AND datname = current_database()",
       );
       expect(rows.length).toBeGreaterThanOrEqual(1);
       const cut = Date.now();

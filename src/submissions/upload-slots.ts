@@ -6,29 +6,12 @@ import { ApiError } from '../common/api-error';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
+import { redisLease } from '../redis/redis-lease';
 
 /** A slot outlives a process that died holding it by at most this long. */
 const LEASE_MS = 15_000;
 /** Each held slot's lease is extended this often while its request lasts. */
 const RENEW_MS = LEASE_MS / 3;
-
-/**
- * One Redis sorted set per address: a member per slot, scored by the end of its lease (Redis's own
- * clock, so the processes' clocks never matter). Lapsed leases are dropped before counting.
- */
-const ACQUIRE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1`;
-const RENEW = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if redis.call('ZADD', KEYS[1], 'XX', 'CH', now + tonumber(ARGV[2]), ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1`;
 
 /**
  * Concurrent public uploads per client IP (PUBLIC_UPLOADS_PER_IP), across every API process: a
@@ -71,14 +54,14 @@ export class UploadSlots {
     const cap = this.config.PUBLIC_UPLOADS_PER_IP;
     const key = this.prefix + ip;
     const member = randomUUID();
-    let taken: unknown;
+    let taken: boolean;
     try {
-      taken = await this.redis.eval(ACQUIRE, 1, key, String(cap), member, String(LEASE_MS));
+      taken = await redisLease.acquire(this.redis, key, cap, member, LEASE_MS);
     } catch {
       return this.acquireLocally(ip, cap);
     }
-    if (taken !== 1) throw tooManyUploads(cap);
-    const renewal = setInterval(() => void this.redis.eval(RENEW, 1, key, member, String(LEASE_MS)).catch(() => undefined), RENEW_MS);
+    if (!taken) throw tooManyUploads(cap);
+    const renewal = setInterval(() => void redisLease.renew(this.redis, key, member, LEASE_MS).catch(() => undefined), RENEW_MS);
     renewal.unref();
     let released = false;
     return () => {
@@ -86,7 +69,7 @@ export class UploadSlots {
       released = true;
       clearInterval(renewal);
       // Should Redis miss this, the lease lapses by itself.
-      void this.redis.zrem(key, member).catch(() => undefined);
+      void redisLease.release(this.redis, key, member).catch(() => undefined);
     };
   }
 

@@ -4,7 +4,7 @@ import type { WebhookDelivery as WebhookDeliveryView } from '../../generated/typ
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
-import { evalCached } from './redis-script';
+import { evalCached } from '../redis/redis-script';
 
 export type CircuitView = NonNullable<WebhookDeliveryView['circuit']>;
 /** What an attempt may do: send, send as the one probe of a cooled-down breaker, or nothing until `until` (ms). */

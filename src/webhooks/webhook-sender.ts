@@ -14,12 +14,13 @@ import { closeWorkerFirst } from '../queue/close-worker-first';
 import { QUEUES, redisOutageLog } from '../queue/queue.module';
 import { AccountSlots } from './account-slots';
 import { type CircuitOutcome, EndpointCircuits } from './endpoint-circuits';
+import { SendShares, WEBHOOK_SEND_SLOTS } from './send-shares';
 import { retryDelayMs } from './retry-delay';
 import type { WebhookAttemptRecord, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type DeliverJob, WebhooksService } from './webhooks.service';
 
-/** How long a delivery whose account is at its cap waits before it asks for a slot again (± half, so they spread). */
+/** How long a delivery whose account is at its cap or share waits before it asks for a slot again (± half, so they spread). */
 const SLOT_WAIT_MS = 1000;
 
 /**
@@ -27,12 +28,13 @@ const SLOT_WAIT_MS = 1000;
  * 2xx succeeds; 410 or an address the SSRF guard refuses stops; anything else (3xx included) retries on the configured schedule,
  * or after Retry-After when the receiver asks for longer.
  *
- * Fairness (docs/decisions.md §9): an attempt first takes one of its account's slots (AccountSlots,
- * shared by every worker); at the cap, its job goes back to BullMQ's delayed set instead of holding
- * one of this worker's 20 slots while it waits. Then its endpoint's breaker (EndpointCircuits) may
- * defer it: recorded as a failed attempt `circuit_open`, retried on the schedule.
+ * Fairness (docs/decisions.md §9): an attempt first takes its account's share of this worker's
+ * slots (SendShares), then one of its account's slots across every worker (AccountSlots); without
+ * either, its job goes back to BullMQ's delayed set instead of holding one of this worker's slots
+ * while it waits. Then its endpoint's breaker (EndpointCircuits) may defer it: recorded as a failed
+ * attempt `circuit_open`, retried on the schedule.
  */
-@Processor(QUEUES.webhooks, { concurrency: 20 })
+@Processor(QUEUES.webhooks, { concurrency: WEBHOOK_SEND_SLOTS })
 export class WebhookSender extends WorkerHost {
   private readonly logger = new Logger(WebhookSender.name);
 
@@ -44,6 +46,7 @@ export class WebhookSender extends WorkerHost {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly slots: AccountSlots,
+    private readonly shares: SendShares,
     private readonly circuits: EndpointCircuits,
   ) {
     super();
@@ -65,9 +68,11 @@ export class WebhookSender extends WorkerHost {
     const known = job.data.accountId ? undefined : await this.deliveries.findById(job.data.deliveryId);
     const accountId = job.data.accountId ?? known?.accountId;
     if (!accountId) return;
+    const share = this.shares.take(accountId);
     const lease = randomUUID();
-    if (!(await this.takeSlot(accountId, lease))) {
-      if (token === undefined) throw new Error(`Webhook delivery ${job.data.deliveryId}: its account is at its concurrency cap`);
+    if (!share || !(await this.takeSlot(accountId, lease))) {
+      share?.();
+      if (token === undefined) throw new Error(`Webhook delivery ${job.data.deliveryId}: its account holds its share of the send slots`);
       // Not an attempt: the delivery waits its turn without holding a worker slot, and its plan is unchanged.
       await job.moveToDelayed(Date.now() + Math.round(SLOT_WAIT_MS * (0.5 + Math.random())), token);
       throw new DelayedError();
@@ -75,6 +80,7 @@ export class WebhookSender extends WorkerHost {
     try {
       await this.attempt(job, known);
     } finally {
+      share();
       await this.slots.release(accountId, lease).catch((err: Error) => this.logger.warn(`Webhook slot of ${accountId} not released (it expires): ${err.message}`));
     }
   }

@@ -7,6 +7,7 @@ import { JobsModule } from '../jobs/jobs.module';
 import { JobsWorkerModule } from '../jobs/jobs-worker.module';
 import { ProcessedListener } from '../submissions/processed-listener';
 import { SubmissionEvents } from '../submissions/submission-events';
+import { SendShares } from '../webhooks/send-shares';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { WebhookSweeper } from '../webhooks/webhook-sweeper';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -20,6 +21,6 @@ import { RetentionModule } from '../retention/retention.module';
  */
 @Module({
   imports: [JobsWorkerModule, JobsModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule, RetentionModule],
-  providers: [ProcessedListener, SubmissionEvents, WebhookSender, WebhookSweeper],
+  providers: [ProcessedListener, SubmissionEvents, WebhookSender, SendShares, WebhookSweeper],
 })
 export class WorkerModule {}

@@ -1,6 +1,6 @@
 import type { PublicDrop } from '../../generated/types';
 import type { Drop, DropKind } from '../drops/drop.entity';
-import { toPublicDropView } from '../submissions/public-drops.controller';
+import { toPublicDropView } from '../drops/drop-views';
 import { isClosedAt } from '../drops/drop-limits';
 import { assetUrl, loadDropPageAssets } from './drop-page.assets';
 import { themeCss } from './drop-page.styles';

@@ -15,6 +15,7 @@ import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules, checkTemplateKinds } from './drop-rules';
 import { hashPassword } from './drop-password';
 import type { Drop } from './drop.entity';
+import { toOwnerDropView } from './drop-views';
 import { DropsRepository } from './drops.repository';
 
 @Injectable()
@@ -161,32 +162,7 @@ export class DropsService {
   }
 
   toView(drop: Readonly<Drop>): DropView {
-    return {
-      slug: drop.slug,
-      name: drop.name,
-      description: drop.description,
-      emoji: drop.emoji,
-      accentColor: drop.accentColor,
-      isActive: drop.isActive,
-      allowedKinds: drop.allowedKinds,
-      maxFileSizeMB: drop.maxFileSizeMB,
-      requireSenderEmail: drop.requireSenderEmail,
-      requireMessage: drop.requireMessage,
-      autoConvertTo: drop.autoConvertTo,
-      autoCompress: drop.autoCompress,
-      processWith: drop.processWith,
-      webhookUrl: drop.webhookUrl,
-      expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
-      acceptLateUntil: drop.acceptLateUntil ? drop.acceptLateUntil.toISOString() : null,
-      hasPassword: drop.passwordHash !== null,
-      maxSubmissions: drop.maxSubmissions,
-      maxTotalMB: drop.maxTotalMB,
-      allowedExtensions: drop.allowedExtensions,
-      submissionCount: drop.submissionCount,
-      totalBytes: drop.totalBytes,
-      publicUrl: `${this.baseUrl}/d/${drop.slug}`,
-      createdAt: drop.createdAt.toISOString(),
-    };
+    return toOwnerDropView(drop, this.baseUrl);
   }
 }
 

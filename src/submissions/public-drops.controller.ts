@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicDrop } from '../../generated/types';
 import { Clock } from '../common/clock';
 import { Form, MultipartInterceptor } from '../common/multipart';
 import type { MultipartForm } from '../common/multipart-form';
@@ -8,8 +7,7 @@ import { Operation } from '../contract/operation.decorator';
 import type { Ok } from '../contract/operation-types';
 import { DropsService } from '../drops/drops.service';
 import { DropGate, dropPasswordHeader } from '../drops/drop-gate';
-import { isClosedAt } from '../drops/drop-limits';
-import type { Drop } from '../drops/drop.entity';
+import { toPublicDropView } from '../drops/drop-views';
 import { IntakeService } from './intake.service';
 import { toPublicSubmissionView } from './submission-views';
 import { UploadSlots } from './upload-slots';
@@ -47,27 +45,4 @@ export class PublicDropsController {
       submission: toPublicSubmissionView(await this.intake.receive(slug, form, { password: dropPasswordHeader(req.headers), ip: req.ip })),
     }));
   }
-}
-
-export function toPublicDropView(drop: Drop, now: Date): PublicDrop {
-  const expired = isClosedAt(drop, now);
-  const full = (drop.maxSubmissions !== null && drop.submissionCount >= drop.maxSubmissions) || (drop.maxTotalMB !== null && drop.totalBytes >= drop.maxTotalMB * 1024 * 1024);
-  return {
-    slug: drop.slug,
-    name: drop.name,
-    description: drop.description,
-    emoji: drop.emoji,
-    accentColor: drop.accentColor,
-    allowedKinds: drop.allowedKinds,
-    maxFileSizeMB: drop.maxFileSizeMB,
-    requireSenderEmail: drop.requireSenderEmail,
-    requireMessage: drop.requireMessage,
-    acceptingSubmissions: drop.isActive && !expired && !full,
-    requiresPassword: drop.passwordHash !== null,
-    expiresAt: drop.expiresAt ? drop.expiresAt.toISOString() : null,
-    acceptLateUntil: drop.acceptLateUntil ? drop.acceptLateUntil.toISOString() : null,
-    maxSubmissions: drop.maxSubmissions,
-    maxTotalMB: drop.maxTotalMB,
-    allowedExtensions: drop.allowedExtensions,
-  };
 }

@@ -15,9 +15,6 @@ type SuccessStatus = 200 | 201 | 202;
 /** The query string after validation (Ajv coerces "10" to 10 and "true" to true in place). */
 export type Query<K extends OperationName> = NonNullable<Parameters<K>['query']>;
 
-/** The path parameters. */
-export type PathParams<K extends OperationName> = NonNullable<Parameters<K>['path']>;
-
 /** The JSON request body. */
 export type Body<K extends OperationName> = JsonContent<NonNullable<operations[K]['requestBody']>>;
 

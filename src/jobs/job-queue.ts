@@ -17,7 +17,7 @@ const MAX_PRIORITY = 2_097_152;
 /**
  * The only place media jobs meet BullMQ. The BullMQ job id is the Dropline job id, so adding
  * the same job twice (request path and sweeper) queues it once. Retries: a worker crash or a
- * transient input error is retried twice with backoff; permanent errors fail at once (see JobRunner).
+ * transient input error is retried twice with backoff; permanent errors fail at once (see RunJob).
  *
  * Fair share between accounts: every job gets a BullMQ priority of 1 + its rank among its account's
  * jobs in flight on that queue, which the caller read in the statement that admitted or found the

@@ -197,7 +197,7 @@ export class JobsRepository {
   /**
    * Second committed write: running → completed. Undefined when the job failed or was re-run meanwhile.
    * Like `fail`, it records in the same statement whether the job has consequences to deliver
-   * (a webhook, a submission: JobEvents.settle) and reads whether its account has jobs waiting for a slot.
+   * (a webhook, a submission: SettleJob.settle) and reads whether its account has jobs waiting for a slot.
    * `outputKey` is null for a tool that writes no file; `outputKeys` are the further outputs' keys by name.
    */
   complete(id: string, outputKey: string | null, result: StoredJobResult, at: Date, outputKeys?: Record<string, string>): Promise<FinishedJob | undefined> {
@@ -219,7 +219,7 @@ export class JobsRepository {
     );
   }
 
-  /** The job's consequences ran (JobEvents.settle): nothing left for the sweeper. */
+  /** The job's consequences ran (SettleJob.settle): nothing left for the sweeper. */
   async markConsequencesDone(id: string): Promise<void> {
     await this.db.query('UPDATE jobs SET consequences_pending = false WHERE id = $1 AND consequences_pending', [id]);
   }

@@ -27,7 +27,7 @@ export class SubmissionEvents {
     }
   }
 
-  /** Once per submission: a redelivered job consequence (JobEvents.settle) sends no second event. */
+  /** Once per submission: a redelivered job consequence (SettleJob.settle) sends no second event. */
   async processed(drop: Drop, submission: Submission): Promise<void> {
     if (!drop.webhookUrl) return;
     await this.webhooks.emit(

@@ -110,12 +110,3 @@ export async function sniffStored(store: DataStore, id: string): Promise<Sniffed
     stream.destroy();
   }
 }
-
-/** The upload's owner-visible metadata as recorded at creation; null when tus knows no such upload. */
-export async function findUpload(store: DataStore, id: string): Promise<Upload | null> {
-  try {
-    return await store.getUpload(id);
-  } catch {
-    return null;
-  }
-}

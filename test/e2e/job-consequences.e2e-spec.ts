@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../../src/common/clock';
-import { JobEvents } from '../../src/jobs/job-events';
-import { CONSEQUENCES_GRACE_MS, JobSweeper } from '../../src/jobs/job-sweeper';
+import { CONSEQUENCES_GRACE_MS, ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
+import { SettleJob } from '../../src/jobs/use-cases/settle-job';
 import type { Job } from '../../src/jobs/job.entity';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { contractFetch } from '../support/contract-check';
@@ -17,7 +17,7 @@ import type { JobAccepted } from '../../generated/types';
  * A job's end and its consequences (slot promotion, the auto-converted submission's update and
  * submission.processed, the job webhook) form one durable step: the final state write marks them
  * pending, and when delivering them fails the job sweeper delivers them again, without sending any
- * webhook twice. The failure is injected in the test app's own JobEvents / JobsRepository instances.
+ * webhook twice. The failure is injected in the test app's own SettleJob / JobsRepository instances.
  */
 describe("a finished job's consequences: at least once, each webhook once", () => {
   let t: TestApp;
@@ -51,7 +51,7 @@ describe("a finished job's consequences: at least once, each webhook once", () =
 
   /** The job's consequences step throws the first time it runs for each job, after the job's state was written. */
   function failConsequencesOnce(): Map<string, Job> {
-    const events = t.app.get(JobEvents, { strict: false });
+    const events = t.app.get(SettleJob, { strict: false });
     const real = events.finished.bind(events);
     const failedOnce = new Map<string, Job>();
     jest.spyOn(events, 'finished').mockImplementation(async (job) => {
@@ -67,7 +67,7 @@ describe("a finished job's consequences: at least once, each webhook once", () =
     const clock = t.app.get(Clock, { strict: false });
     const moved = jest.spyOn(clock, 'now').mockImplementation(() => new Date(Date.now() + CONSEQUENCES_GRACE_MS + 1000));
     try {
-      await t.app.get(JobSweeper).sweep();
+      await t.app.get(ReconcileJobs).sweep();
     } finally {
       moved.mockRestore();
     }

@@ -1,6 +1,6 @@
 import type { Job as BullJob } from 'bullmq';
 import { createServer } from 'node:http';
-import { JobRunner } from '../../src/jobs/job-runner';
+import { RunJob } from '../../src/jobs/use-cases/run-job';
 import type { MediaJobData } from '../../src/jobs/job-queue';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { makePng } from '../support/media-fixtures';
@@ -59,7 +59,7 @@ describe('one job, two runners', () => {
 
     const repository = t.app.get(JobsRepository, { strict: false });
     const start = jest.spyOn(repository, 'start');
-    const second = t.app.get(JobRunner, { strict: false }).process({ data: { jobId }, attemptsMade: 0, opts: { attempts: 3 } } as unknown as BullJob<MediaJobData>);
+    const second = t.app.get(RunJob, { strict: false }).process({ data: { jobId }, attemptsMade: 0, opts: { attempts: 3 } } as unknown as BullJob<MediaJobData>);
     // Once the second runner's claim has been answered, the first run may go on.
     await until('the second claim', () => start.mock.results.length > 0);
     await start.mock.results[0].value;

@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { newId } from '../../src/common/ids';
-import { JobSweeper } from '../../src/jobs/job-sweeper';
+import { ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
 import { QUEUES } from '../../src/queue/queue.module';
 import { contractFetch } from '../support/contract-check';
 import { TEST_DATABASE_URL } from '../support/env';
@@ -67,10 +67,10 @@ describe('job sweeper', () => {
 
   it('a job accepted but never queued: ignored by the neighbour, queued by its own sweeper, and run', async () => {
     const id = await strandedJob('never');
-    await neighbour.app.get(JobSweeper).sweep();
+    await neighbour.app.get(ReconcileJobs).sweep();
     expect(await queueOf(neighbour).getJobState(id)).toBe('unknown');
 
-    await mine.app.get(JobSweeper).sweep();
+    await mine.app.get(ReconcileJobs).sweep();
     expect((await db.query('SELECT enqueued_at FROM jobs WHERE id = $1', [id])).rows[0].enqueued_at).not.toBeNull();
     await expectRunsToCompletion(id);
     expect(await queueOf(neighbour).getJobState(id)).toBe('unknown');
@@ -78,10 +78,10 @@ describe('job sweeper', () => {
 
   it('a job the queue lost: the neighbour does not re-queue it under its prefix, its own sweeper does', async () => {
     const id = await strandedJob('long ago');
-    await neighbour.app.get(JobSweeper).sweep();
+    await neighbour.app.get(ReconcileJobs).sweep();
     expect(await queueOf(neighbour).getJobState(id)).toBe('unknown');
 
-    await mine.app.get(JobSweeper).sweep();
+    await mine.app.get(ReconcileJobs).sweep();
     await expectRunsToCompletion(id);
     expect(await queueOf(neighbour).getJobState(id)).toBe('unknown');
   });

@@ -10,7 +10,7 @@ import { makePdf } from '../support/document-fixtures';
 import { expectError } from '../support/expect-error';
 import { countingServer, type CountingServer, creditBalance, waitForJob } from '../support/jobs';
 import { makeAudio, makePng, makeVideo, probe } from '../support/media-fixtures';
-import { JobSweeper } from '../../src/jobs/job-sweeper';
+import { ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
 import { checkedClient, startTestApp, type Tenant, type TestApp } from '../support/test-app';
 import { webhookContractErrors } from '../support/webhook-contract';
 import { startReceiver } from '../support/webhook-receiver';
@@ -607,7 +607,7 @@ describe('pipelines: jobs of named steps and templates', () => {
       steps: { a: { tool: 'image-resize', options: { width: 40 } }, b: { tool: 'image-resize', input: 'a', options: { width: 20 } } },
     });
     await until(() => input.fetched() > 0, 'the first step to fetch its input');
-    await t.app.get(JobSweeper).sweep();
+    await t.app.get(ReconcileJobs).sweep();
     const during = (await tenant.client.GET('/v1/jobs/{id}', { params: { path: { id } } })).data!.job;
     expect(during.steps).toMatchObject({ a: { state: 'running' }, b: { state: 'queued', startedAt: null } });
     input.release();

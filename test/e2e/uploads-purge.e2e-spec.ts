@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { Clock } from '../../src/common/clock';
 import { migrate } from '../../src/database/migrations/migrate';
-import { JobSweeper } from '../../src/jobs/job-sweeper';
+import { ReconcileJobs } from '../../src/jobs/use-cases/reconcile-jobs';
 import { dropDatabase } from '../support/databases';
 import { TEST_DATABASE_URL, TEST_RUN_ID } from '../support/env';
 import { form, postForm, storedFiles } from '../support/intake';
@@ -56,7 +56,7 @@ describe('uploads are purged after 24 h', () => {
     const rowOf = async () => (await db.query('SELECT id FROM uploads WHERE id = $1', [id])).rows;
 
     const clock = t.app.get(Clock, { strict: false });
-    const sweeper = t.app.get(JobSweeper);
+    const sweeper = t.app.get(ReconcileJobs);
     const realNow = clock.now.bind(clock);
     try {
       clock.now = () => new Date(realNow().getTime() + 23.9 * 3600_000);

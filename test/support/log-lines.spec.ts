@@ -6,7 +6,7 @@ import { createRootLogger } from '../../src/logging/root-logger';
 import { checkRunLogs, logLineProblem, logProblems } from './log-lines';
 
 describe('the run log check', () => {
-  const good = '{"level":"info","time":"2026-11-22T18:00:00.000Z","context":"JobRunner","jobId":"job_1","msg":"Job completed"}';
+  const good = '{"level":"info","time":"2026-11-22T18:00:00.000Z","context":"RunJob","jobId":"job_1","msg":"Job completed"}';
 
   it('accepts the lines createRootLogger writes, fields included', () => {
     const out = new PassThrough();

@@ -27,7 +27,7 @@ export const CONSEQUENCES_GRACE_MS = 30_000;
  */
 @Injectable()
 export class ReconcileJobs implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('JobSweeper');
+  private readonly logger = new Logger(ReconcileJobs.name);
   private timer?: NodeJS.Timeout;
   private running = false;
 

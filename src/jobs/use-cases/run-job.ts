@@ -46,7 +46,7 @@ class JobFailure extends Error {
  */
 @Injectable()
 export class RunJob {
-  private readonly logger = new Logger('JobRunner');
+  private readonly logger = new Logger(RunJob.name);
 
   constructor(
     private readonly jobs: JobsRepository,

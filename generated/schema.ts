@@ -30,6 +30,9 @@ export type paths = {
         /**
          * Readiness probe
          * @description Answers 200 when Postgres and Redis both answer, 503 otherwise. No authentication.
+         *     `checks` also says which programs the tools run are present (`ffmpeg`, `libreoffice`,
+         *     `poppler`): a missing one does not change `status` (the other tools serve), it makes its
+         *     tools `available: false` in `GET /v1/tools` and their jobs 503 `tool_unavailable`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -681,8 +684,9 @@ export type paths = {
          *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
          *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
          *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
-         *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
-         *     refunded on failure or cancel.
+         *     `concurrency_exceeded`, 503 `tool_unavailable` (a program the tool runs is missing on this
+         *     server: `GET /v1/tools` shows `available: false`), 500 `enqueue_failed`. The cost is debited
+         *     on acceptance and refunded on failure or cancel.
          *
          *     **Pipelines.** Instead of `tool` and `options`, a body may name `steps` (`PipelineJobCreate`:
          *     at most 10 named steps, each a tool with its options, reading the job's input or another
@@ -783,8 +787,9 @@ export type paths = {
          *     `unsupported_input` (an uploaded `input.fileId` of another kind than the tool's, e.g. a
          *     WAV sent to image-resize), 413 `file_too_large` (an uploaded `input.fileId` larger than the
          *     plan's upload limit), 402 `insufficient_credits`, 402 `spend_cap_reached`, 429
-         *     `concurrency_exceeded`, 500 `enqueue_failed`. The cost is debited on acceptance and
-         *     refunded on failure or cancel.
+         *     `concurrency_exceeded`, 503 `tool_unavailable` (a program the tool runs is missing on this
+         *     server: `GET /v1/tools` shows `available: false`), 500 `enqueue_failed`. The cost is debited
+         *     on acceptance and refunded on failure or cancel.
          *
          *     **Pipelines.** Instead of `tool` and `options`, a body may name `steps` (`PipelineJobCreate`:
          *     at most 10 named steps, each a tool with its options, reading the job's input or another
@@ -1034,9 +1039,10 @@ export type components = {
          *     - `internal_error` — 500: an unexpected error, logged on our side
          *     - `enqueue_failed` — 500: the job could not be queued; its credits were refunded and no job kept
          *     - `unavailable` — 503: a dependency (Postgres, Redis) is down; retry shortly
+         *     - `tool_unavailable` — 503: a program the tool runs (e.g. ffmpeg) is missing on this server; the message names it (`GET /v1/tools` shows `available: false`)
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "invalid_pipeline" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "upload_locked" | "internal_error" | "enqueue_failed" | "unavailable";
+        ErrorCode: "bad_request" | "invalid_json" | "validation_failed" | "invalid_multipart" | "unknown_tool" | "invalid_pipeline" | "missing_input" | "unsupported_input" | "unauthorized" | "password_required" | "invalid_key" | "revoked" | "expired" | "insufficient_credits" | "spend_cap_reached" | "forbidden" | "ip_not_allowed" | "insufficient_scope" | "plan_not_eligible" | "drop_paused" | "wrong_password" | "quarantined" | "invalid_signature" | "url_expired" | "not_found" | "method_not_allowed" | "conflict" | "offset_mismatch" | "slug_taken" | "drop_full" | "scan_pending" | "processed_unavailable" | "idempotency_conflict" | "cannot_cancel" | "drop_expired" | "upload_expired" | "output_expired" | "tus_version_unsupported" | "tus_extension_unsupported" | "invalid_tus_request" | "checksum_mismatch" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "kind_not_allowed" | "range_not_satisfiable" | "rate_limited" | "concurrency_exceeded" | "too_many_uploads" | "upload_locked" | "internal_error" | "enqueue_failed" | "unavailable" | "tool_unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1056,8 +1062,20 @@ export type components = {
                  * @enum {string}
                  */
                 scanning: "ok" | "down" | "off";
+                ffmpeg: components["schemas"]["ProgramCheck"];
+                libreoffice: components["schemas"]["ProgramCheck"];
+                poppler: components["schemas"]["ProgramCheck"];
             };
         };
+        /**
+         * @description Whether the programs of this check are found (the configured path, e.g. `FFMPEG_PATH`, or
+         *     the program on `PATH`): `ffmpeg` is ffmpeg and ffprobe (video and audio tools, media-info,
+         *     document-convert's text inputs), `libreoffice` is `soffice` (document-convert), `poppler` is
+         *     pdftoppm and pdfinfo (pdf-render, PDF inputs). `missing` makes the tools that need it
+         *     unavailable; it does not change `status`.
+         * @enum {string}
+         */
+        ProgramCheck: "ok" | "missing";
         /** @enum {string} */
         Plan: "free" | "pro" | "max";
         PlanLimits: {
@@ -1359,7 +1377,9 @@ export type components = {
              * @description Why the drop's automatic processing did not happen — `insufficient_credits` when the
              *     owner's credits are used up (the file is kept as sent, `status: ready`); with a
              *     template (`processWith`) also `unsupported_input` (a step that reads the arriving file
-             *     takes another kind) or `invalid_pipeline` (the template's steps no longer run) — or,
+             *     takes another kind) or `invalid_pipeline` (the template's steps no longer run); for
+             *     either, `tool_unavailable` when a program the conversion or a step needs is missing on
+             *     the server (the file is kept as sent, `status: ready`) — or,
              *     with `status: failed`, why it failed (for a template, the message names the step).
              *     Null otherwise.
              */
@@ -1484,6 +1504,18 @@ export type components = {
         ToolSlug: "image-resize" | "image-convert" | "image-thumbnail" | "video-convert" | "video-thumbnail" | "video-storyboard" | "audio-compress" | "audio-waveform" | "document-convert" | "pdf-render" | "media-info";
         Tool: {
             slug: components["schemas"]["ToolSlug"];
+            /**
+             * @description False when a program it runs is missing on this server (see `requires` and `/readyz`
+             *     `checks`): its jobs are refused with 503 `tool_unavailable`, nothing charged.
+             */
+            available: boolean;
+            /**
+             * @description The `/readyz` checks (programs) it needs; empty for a tool that needs none beyond the service (the image tools).
+             * @example [
+             *       "ffmpeg"
+             *     ]
+             */
+            requires: ("ffmpeg" | "libreoffice" | "poppler")[];
             /**
              * @description The kind of input it takes; `any` takes every kind the probe knows (media-info).
              * @enum {string}
@@ -2494,6 +2526,15 @@ export type components = {
         };
     };
     responses: {
+        /** @description `tool_unavailable`: a program the tool (or a step of the pipeline or template) runs is missing on this server; nothing was charged. */
+        ToolUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The job is queued (or, for an idempotent replay, the original answer), or still in flight after the `Prefer: wait` time. */
         JobAccepted: {
             headers: {
@@ -2753,7 +2794,10 @@ export interface operations {
                      *       "checks": {
                      *         "postgres": "ok",
                      *         "redis": "ok",
-                     *         "scanning": "ok"
+                     *         "scanning": "ok",
+                     *         "ffmpeg": "ok",
+                     *         "libreoffice": "ok",
+                     *         "poppler": "ok"
                      *       }
                      *     }
                      */
@@ -2772,7 +2816,10 @@ export interface operations {
                      *       "checks": {
                      *         "postgres": "ok",
                      *         "redis": "down",
-                     *         "scanning": "off"
+                     *         "scanning": "off",
+                     *         "ffmpeg": "ok",
+                     *         "libreoffice": "missing",
+                     *         "poppler": "ok"
                      *       }
                      *     }
                      */
@@ -5509,6 +5556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            503: components["responses"]["ToolUnavailable"];
         };
     };
     getJob: {
@@ -5836,6 +5884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            503: components["responses"]["ToolUnavailable"];
         };
     };
     apiGetJob: {

@@ -5,6 +5,7 @@ export type Error = components['schemas']['Error'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
+export type ProgramCheck = components['schemas']['ProgramCheck'];
 export type Plan = components['schemas']['Plan'];
 export type PlanLimits = components['schemas']['PlanLimits'];
 export type Account = components['schemas']['Account'];

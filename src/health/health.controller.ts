@@ -6,6 +6,7 @@ import type { Ok } from '../contract/operation-types';
 import { DatabaseHealthRepository } from '../database/database-health.repository';
 import { REDIS } from '../redis/redis.module';
 import { ClamdScanner } from '../scanning/clamd-scanner';
+import { ToolAvailability } from '../tools/tool-availability';
 
 const CHECK_TIMEOUT_MS = 1000;
 
@@ -15,6 +16,7 @@ export class HealthController {
     private readonly database: DatabaseHealthRepository,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly scanner: ClamdScanner,
+    private readonly tools: ToolAvailability,
   ) {}
 
   @Get('healthz')
@@ -26,16 +28,18 @@ export class HealthController {
   @Get('readyz')
   @Operation('getReadiness')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Ok<'getReadiness'>> {
-    const [postgres, redis, scanner] = await Promise.all([
+    const [postgres, redis, scanner, programs] = await Promise.all([
       probe(() => this.database.ping()),
       probe(() => this.redis.ping()),
       this.scanner.enabled ? probe(async () => (await this.scanner.ping()) || Promise.reject(new Error('no PONG'))) : Promise.resolve(undefined),
+      this.tools.checks(),
     ]);
     const ok = postgres && redis;
     reply.status(ok ? 200 : 503);
-    // The scanner is reported, not required: without it files wait (pending), the API still serves.
+    // The scanner and the tools' programs are reported, not required: without the scanner files wait
+    // (pending); without ffmpeg only its tools refuse jobs. The API still serves.
     const scanning = scanner === undefined ? 'off' : scanner ? 'ok' : 'down';
-    return { status: ok ? 'ok' : 'unavailable', checks: { postgres: postgres ? 'ok' : 'down', redis: redis ? 'ok' : 'down', scanning } };
+    return { status: ok ? 'ok' : 'unavailable', checks: { postgres: postgres ? 'ok' : 'down', redis: redis ? 'ok' : 'down', scanning, ...programs } };
   }
 }
 

@@ -6,6 +6,7 @@ import { CreditsService } from '../credits/credits.service';
 import type { Db } from '../database/sql';
 import { type PlannedStep, pipelineCharge } from '../tools/pipeline-plan';
 import type { ToolDefinition, ToolSlug } from '../tools/tool-registry';
+import { ToolAvailability } from '../tools/tool-availability';
 import { IdempotencyService, type IdempotentRequest } from './idempotency.service';
 import type { JobInput } from './job.entity';
 import type { DispatchedJob } from './job-dispatch';
@@ -66,9 +67,14 @@ export class JobAdmission {
     private readonly idempotency: IdempotencyService,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    private readonly availability: ToolAvailability,
   ) {}
 
   async admitIn(tx: Db, a: Admission): Promise<AdmissionResult> {
+    // A tool whose program is missing here would fail on the worker after the charge: refuse it
+    // first (every step of a pipeline), for the jobs API (503) and a drop's processing (kept as sent) alike.
+    const unavailable = await this.availability.refusal(a.pipeline ? a.pipeline.map((step) => step.tool) : [a.tool]);
+    if (unavailable) return { outcome: 'refused', refusal: { refused: true, code: 'tool_unavailable', message: unavailable } };
     const now = this.clock.now();
     const account = await this.accounts.lockForAdmission(tx, a.accountId);
     if (!account) throw new Error(`Account ${a.accountId} does not exist`);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TemplatesModule } from '../templates/templates.module';
+import { ToolsModule } from '../tools/tools.module';
 import { PipelineCheck } from '../tools/pipeline-check';
 import { JobViewer } from './job-viewer';
 import { PipelinesRepository } from './pipelines.repository';
@@ -31,7 +32,7 @@ import { SubmitJob } from './use-cases/submit-job';
  * A job's end is published as a JobFinished event (EventEmitterModule, global).
  */
 @Module({
-  imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, TemplatesModule, EventEmitterModule.forRoot()],
+  imports: [AccountsModule, CreditsModule, UploadsModule, WebhooksModule, TemplatesModule, ToolsModule, EventEmitterModule.forRoot()],
   controllers: [JobsController],
   providers: [
     JobsRepository,

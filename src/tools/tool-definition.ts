@@ -1,5 +1,6 @@
 import type { MediaRepository } from '../media/media.repository';
 import type { MediaOutput, ProbeResult } from '../media/media.types';
+import type { ProgramCheckName } from './programs';
 
 /** The kinds of input a tool takes (`any`: every kind the probe knows); the worker refuses an input of another kind before `run`. */
 export type ToolKind = 'image' | 'video' | 'audio' | 'document' | 'any';
@@ -100,6 +101,11 @@ export interface ToolDefinition<Slug extends string = string, Options = Record<s
   /** Every file its jobs write, the main one (`output`) first; `[]` for none. Default: the main output only, in `outputFormats`. */
   outputs: readonly ToolOutputSpec[];
   limits: ToolLimits;
+  /**
+   * The programs beyond Node it runs (src/tools/programs.ts): while one is missing, the tool is
+   * `available: false` and its jobs are refused (503 `tool_unavailable`). Default: none (sharp is a dependency).
+   */
+  requires: readonly ProgramCheckName[];
   /** Rules the JSON Schema cannot state; a failure is 400 `validation_failed` at that path. */
   extraCheck?: (options: Record<string, unknown>) => { path: string; message: string } | undefined;
   run: (ctx: ToolRunContext<Options>) => Promise<ToolRun>;
@@ -118,10 +124,14 @@ export function fileNameFor(baseName: string, format: string): string {
 /** The name of every tool's main output in `result.outputs` and in the catalogue. */
 export const MAIN_OUTPUT = 'output';
 
-/** A tool's definition; `charge` defaults to the fixed listed `cost`, `outputs` to the main output alone. */
+/** A tool's definition; `charge` defaults to the fixed listed `cost`, `outputs` to the main output alone, `requires` to none. */
 export function defineTool<Slug extends string, Options>(
-  tool: Omit<ToolDefinition<Slug, Options>, 'charge' | 'outputs'> & { charge?: (options: Options) => number; outputs?: readonly ToolOutputSpec[] },
+  tool: Omit<ToolDefinition<Slug, Options>, 'charge' | 'outputs' | 'requires'> & {
+    charge?: (options: Options) => number;
+    outputs?: readonly ToolOutputSpec[];
+    requires?: readonly ProgramCheckName[];
+  },
 ): ToolDefinition<Slug, Options> {
   const outputs = tool.outputs ?? [{ name: MAIN_OUTPUT, formats: tool.outputFormats, description: 'The converted file.' }];
-  return { ...tool, outputs, charge: tool.charge ?? (() => tool.cost) };
+  return { ...tool, outputs, requires: tool.requires ?? [], charge: tool.charge ?? (() => tool.cost) };
 }

@@ -24,7 +24,8 @@ export function toolQueues(): { queue: string; kind: ToolDefinition['kind'] }[] 
   return [...byQueue].map(([queue, kind]) => ({ queue, kind }));
 }
 
-export function toToolView(tool: ToolDefinition, optionsSchema: object): Tool {
+/** The catalogue entry, but `available`: that one is looked up per request (ToolAvailability). */
+export function toToolView(tool: ToolDefinition, optionsSchema: object): Omit<Tool, 'available'> {
   return {
     slug: tool.slug,
     kind: tool.kind,
@@ -35,5 +36,6 @@ export function toToolView(tool: ToolDefinition, optionsSchema: object): Tool {
     options: optionsSchema as Tool['options'],
     outputFormats: [...tool.outputFormats],
     outputs: tool.outputs.map((o) => ({ name: o.name, formats: [...o.formats], description: o.description })),
+    requires: [...tool.requires],
   };
 }

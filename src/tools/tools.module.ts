@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ToolAvailability } from './tool-availability';
 import { ToolsController } from './tools.controller';
 
-@Module({ controllers: [ToolsController] })
+/** The catalogue, and whether each tool's programs are on this machine (jobs and /readyz ask ToolAvailability). */
+@Module({ controllers: [ToolsController], providers: [ToolAvailability], exports: [ToolAvailability] })
 export class ToolsModule {}

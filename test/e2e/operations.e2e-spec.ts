@@ -16,7 +16,10 @@ describe('operations endpoints', () => {
 
   it('/healthz and /readyz answer without a key', async () => {
     expect(await (await contractFetch(`${t.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
-    expect(await (await contractFetch(`${t.baseUrl}/readyz`)).json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', scanning: 'off' } });
+    expect(await (await contractFetch(`${t.baseUrl}/readyz`)).json()).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', redis: 'ok', scanning: 'off', ffmpeg: 'ok', libreoffice: 'ok', poppler: 'ok' },
+    });
   });
 
   it('serves the hand-written contract as YAML and JSON, the same document', async () => {

@@ -73,7 +73,7 @@ describe('fault: Postgres outage', () => {
   it('readyz 503 and 503 `unavailable` envelopes while Postgres is down; recovers by itself', async () => {
     const before = await rawRequest(`${api.baseUrl}/readyz`);
     expect(before.status).toBe(200);
-    expect(before.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', scanning: 'off' } });
+    expect(before.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', scanning: 'off', ffmpeg: 'ok', libreoffice: 'ok', poppler: 'ok' } });
     expect((await Promise.all(probes())).map((a) => a.status)).toEqual([200, 200, 200, 201, 202, 200]);
 
     pg.stop();
@@ -81,7 +81,7 @@ describe('fault: Postgres outage', () => {
 
     const ready = await rawRequest(`${api.baseUrl}/readyz`, { timeoutMs: 10_000 });
     expect(ready.status).toBe(503);
-    expect(ready.body).toEqual({ status: 'unavailable', checks: { postgres: 'down', redis: 'ok', scanning: 'off' } });
+    expect(ready.body).toEqual({ status: 'unavailable', checks: { postgres: 'down', redis: 'ok', scanning: 'off', ffmpeg: 'ok', libreoffice: 'ok', poppler: 'ok' } });
     // Liveness is not readiness: the process is fine and must not be restarted by an orchestrator.
     expect((await rawRequest(`${api.baseUrl}/healthz`)).status).toBe(200);
 

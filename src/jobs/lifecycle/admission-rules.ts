@@ -23,7 +23,8 @@ export interface AdmissionFacts {
   waitForSlot?: boolean;
 }
 
-export type RefusalCode = 'insufficient_credits' | 'spend_cap_reached' | 'concurrency_exceeded';
+/** `tool_unavailable` is decided before these rules (JobAdmission: a program the tool runs is missing), with nothing read or locked. */
+export type RefusalCode = 'insufficient_credits' | 'spend_cap_reached' | 'concurrency_exceeded' | 'tool_unavailable';
 
 export interface Refusal {
   refused: true;

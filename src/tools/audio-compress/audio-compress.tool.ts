@@ -16,6 +16,7 @@ export const audioCompress = defineTool<'audio-compress', Options>({
   optionsSchema: 'AudioCompressOptions',
   outputFormats: ['mp3'],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs },
+  requires: ['ffmpeg'],
   extraCheck: (options) => {
     if (options.bitrate === undefined) return undefined;
     // A string like "128k" (the contract's pattern); anything else fails the range check.

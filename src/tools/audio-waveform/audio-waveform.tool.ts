@@ -15,6 +15,7 @@ export const audioWaveform = defineTool<'audio-waveform', AudioWaveformOptions>(
   optionsSchema: 'AudioWaveformOptions',
   outputFormats: ['json', 'png'],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs },
+  requires: ['ffmpeg'],
   async run({ media, input, outDir, options, onProgress, probe }) {
     const format = options.format ?? 'json';
     const output = await media.audioWaveform(

@@ -13,6 +13,8 @@ export const documentConvert = defineTool<'document-convert', DocumentConvertOpt
   optionsSchema: 'DocumentConvertOptions',
   outputFormats: ['pdf'],
   limits: { timeLimitMs: DOCUMENT_LIMITS.timeLimitMs },
+  // LibreOffice converts, poppler counts the pages it wrote, ffprobe is asked before a file is taken for plain text.
+  requires: ['libreoffice', 'poppler', 'ffmpeg'],
   async run({ media, input, outDir, probe }) {
     const output = await media.convertDocumentToPdf(input, outDir, probe.format);
     return {

@@ -19,6 +19,8 @@ export const mediaInfo = defineTool<'media-info', MediaInfoOptions>({
   outputs: [],
   outputKind: 'none',
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs },
+  // ffprobe describes video and audio; a PDF's page count also needs poppler (pdfinfo), which does not make the tool unavailable.
+  requires: ['ffmpeg'],
   async run({ media, input, probe }) {
     const info = await media.inspect(input, probe);
     return { message: `${capitalise(info.kind)} file, ${info.format}.`, details: { info } };

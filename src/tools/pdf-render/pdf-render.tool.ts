@@ -18,6 +18,7 @@ export const pdfRender = defineTool<'pdf-render', PdfRenderOptions>({
   optionsSchema: 'PdfRenderOptions',
   outputFormats: ['png', 'webp', 'jpeg'],
   limits: { timeLimitMs: DOCUMENT_LIMITS.timeLimitMs, maxInputPixels: MEDIA_LIMITS.maxInputPixels },
+  requires: ['poppler'],
   extraCheck(options) {
     if (options.width !== undefined && options.dpi !== undefined) return { path: 'body/options/dpi', message: 'give width or dpi, not both' };
     return undefined;

@@ -16,6 +16,7 @@ export const videoConvert = defineTool<'video-convert', Options>({
   optionsSchema: 'VideoConvertOptions',
   outputFormats: ['mp4', 'webm', 'mov'],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs, maxInputPixels: MEDIA_LIMITS.maxInputPixels },
+  requires: ['ffmpeg'],
   async run({ media, input, outDir, options, onProgress }) {
     const output = await media.transcodeVideo(input, outDir, { format: options.format ?? 'mp4', quality: options.quality ?? 'medium', crf: options.crf }, onProgress);
     return { output, message: `Converted to ${output.format}.` };

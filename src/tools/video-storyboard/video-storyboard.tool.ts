@@ -24,6 +24,7 @@ export const videoStoryboard = defineTool<'video-storyboard', VideoStoryboardOpt
     { name: 'vtt', formats: ['vtt'], description: 'WebVTT, one cue per tile: `<sprite fileName>#xywh=x,y,w,h`.' },
   ],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs, maxInputPixels: MEDIA_LIMITS.maxInputPixels },
+  requires: ['ffmpeg'],
   async run({ media, input, outDir, baseName, options, onProgress }) {
     const { interval = 5, columns = 5, width = 160, format = 'jpeg' } = options;
     const { sprite, ...board } = await media.videoStoryboard(input, outDir, { interval, columns, width, format }, onProgress);

@@ -15,6 +15,7 @@ export const videoThumbnail = defineTool<'video-thumbnail', VideoThumbnailOption
   outputFormats: ['jpeg', 'webp', 'png'],
   outputs: [{ name: 'output', formats: ['jpeg', 'webp', 'png'], description: 'The frame as an image.' }],
   limits: { timeLimitMs: MEDIA_LIMITS.timeLimitMs, maxInputPixels: MEDIA_LIMITS.maxInputPixels },
+  requires: ['ffmpeg'],
   async run({ media, input, outDir, options, onProgress }) {
     const at = options.at ?? 'auto';
     const output = await media.videoFrame(input, outDir, { at, width: options.width, format: options.format ?? 'jpeg' }, onProgress);

@@ -4,8 +4,8 @@ import cluster from 'node:cluster';
 import { createApp } from './app.factory';
 import type { AppConfig } from './config/config';
 import { createRootLogger } from './logging/root-logger';
-import { reportFatal } from './lifecycle/process-lifecycle';
-import { migrateWhenReachable, startProcess } from './lifecycle/process-start';
+import { reportFatal } from './process/process-lifecycle';
+import { migrateWhenReachable, startProcess } from './process/process-start';
 
 /** `npm start`: create the database if missing, apply migrations, then listen (WEB_CONCURRENCY processes). */
 async function main(): Promise<void> {

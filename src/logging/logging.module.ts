@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 
-/** Start is logged by main.ts / worker.ts once listening; this logs the shutdown. */
+/** Start is logged by main.ts / main-worker.ts once listening; this logs the shutdown. */
 @Injectable()
 export class LifecycleLog implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new NestLogger('Lifecycle');

@@ -2,7 +2,7 @@ import { BullModule, InjectQueue } from '@nestjs/bullmq';
 import { Global, Injectable, Module } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { AppConfig } from '../config/config';
-import { OutageLog } from '../lifecycle/outage-log';
+import { OutageLog } from '../process/outage-log';
 
 /** The queue names of the service; the media queues are named by the spec (`<kind>-standard-queue`). */
 export const QUEUES = {

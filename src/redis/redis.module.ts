@@ -1,7 +1,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/config';
-import { OutageLog } from '../lifecycle/outage-log';
+import { OutageLog } from '../process/outage-log';
 
 export const REDIS = Symbol('REDIS');
 

@@ -18,7 +18,7 @@ const STALLED_INTERVAL_MS = 1000;
 
 /**
  * Killing a worker in the middle of a job does not lose the job (issue 4, "Done when"): the API
- * runs without a worker, real worker processes (`src/worker.ts`) run the queues, and one is
+ * runs without a worker, real worker processes (`src/main-worker.ts`) run the queues, and one is
  * killed with SIGKILL while ffmpeg is transcoding. BullMQ's stalled check hands the job to the
  * next worker; it completes, and the account is charged exactly once.
  */
@@ -67,9 +67,9 @@ describe('a worker killed mid-job', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** `node -r @swc-node/register src/worker.ts`, in a process group of its own (it and its ffmpeg). */
+  /** `node -r @swc-node/register src/main-worker.ts`, in a process group of its own (it and its ffmpeg). */
   function startWorker(): ChildProcess {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/worker.ts'], {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main-worker.ts'], {
       cwd: ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

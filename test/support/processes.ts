@@ -22,7 +22,7 @@ import { freePort } from './test-app';
 
 /**
  * Real processes for the fault tests (test/faults): the API (`src/main.ts`) and the worker
- * (`src/worker.ts`) spawned with their own environment, as an operator runs them, so a test can
+ * (`src/main-worker.ts`) spawned with their own environment, as an operator runs them, so a test can
  * SIGKILL or SIGTERM them. Every spawned process is remembered and killed when the test process
  * exits, even after a failure.
  */
@@ -68,7 +68,7 @@ export function baseEnv(): Record<string, string> {
 export function spawnService(kind: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
   const logFile = join(LOG_DIR, `${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.log`);
   const fd = openSync(logFile, 'a');
-  const entry = kind === 'api' ? 'src/main.ts' : 'src/worker.ts';
+  const entry = kind === 'api' ? 'src/main.ts' : 'src/main-worker.ts';
   const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
     cwd: ROOT,
     env: { ...baseEnv(), ...env },
@@ -140,7 +140,7 @@ export async function startApi(env: Record<string, string>, options: { timeoutMs
   throw new Error(`API did not answer /healthz within ${timeoutMs} ms:\n${proc.tail()}`);
 }
 
-/** Starts `src/worker.ts` and waits for its "Worker ready" line. */
+/** Starts `src/main-worker.ts` and waits for its "Worker ready" line. */
 export async function startWorker(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   // The ready line is logged at `info`.
   const proc = spawnService('worker', { ...env, LOG_LEVEL: 'info' });

@@ -8,7 +8,7 @@ import { OutageLog } from './outage-log';
 import { ProcessLifecycle, reportFatal } from './process-lifecycle';
 
 /**
- * The first steps of main.ts and worker.ts: the config (a bad setting ends the process with one
+ * The first steps of main.ts and main-worker.ts: the config (a bad setting ends the process with one
  * fatal line), JSON log lines from the first one on (an outage at start included), and the
  * lifecycle that answers SIGTERM/SIGINT from then on.
  */

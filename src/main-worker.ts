@@ -3,8 +3,8 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { WorkerRootModule } from './app.module';
-import { reportFatal } from './lifecycle/process-lifecycle';
-import { migrateWhenReachable, startProcess } from './lifecycle/process-start';
+import { reportFatal } from './process/process-lifecycle';
+import { migrateWhenReachable, startProcess } from './process/process-start';
 import { serveWorkerMetrics } from './metrics/worker-metrics-server';
 
 /** `npm run start:worker`: queue consumers only. Run as many as the machine allows. */

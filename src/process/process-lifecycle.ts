@@ -3,7 +3,7 @@ import { createRootLogger, loadLogSettings } from '../logging/root-logger';
 import { isUnreachable, OutageLog } from './outage-log';
 
 /**
- * main.ts and worker.ts: how a process starts while its dependencies may be away, and how it
+ * main.ts and main-worker.ts: how a process starts while its dependencies may be away, and how it
  * stops on SIGTERM/SIGINT in every state — waiting for Postgres, running, or stuck closing
  * clients of a Redis that is gone — within SHUTDOWN_TIMEOUT_S.
  */

@@ -42,7 +42,7 @@ export async function createApp(config: AppConfig, options: { logStream?: NodeJS
       return id;
     },
     bodyLimit: BODY_LIMIT,
-    // A client that stops sending (an upload stalled after 5 KB) used to hold its socket and its
+    // A client that stops sending (an upload stalled after 5 KB) would hold its socket and its
     // .part file forever: a socket silent for UPLOAD_IDLE_TIMEOUT_S is destroyed, which aborts the
     // request's streams (the storage driver removes the partial file). Headers must arrive within
     // the same time however slowly they trickle in (slowloris).

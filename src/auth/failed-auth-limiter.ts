@@ -10,7 +10,7 @@ import { REDIS } from '../redis/redis.module';
 const MAX_BLOCKED = 10_000;
 
 /**
- * A budget of failed authentications per client address (issue 26): made-up keys each cost a
+ * A budget of failed authentications per client address: made-up keys each cost a
  * database lookup. Every 401 of the key guard is counted in Redis (rate-limiter-flexible, one
  * EVALSHA, shared by every API process); the failure past AUTH_FAILURES_PER_IP in
  * AUTH_FAILURE_WINDOW_S becomes a 429, and this process then refuses that address's authenticated

@@ -24,7 +24,7 @@ export function decodeCursor(cursor: string | undefined, idPattern: RegExp = ID)
   const [iso, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(iso);
   // Only what encodeCursor writes is a cursor: a forged one decoding to an instant Postgres cannot
-  // hold (year -271821) or an id with odd bytes used to reach the query and fail there (500).
+  // hold (year -271821) or an id with odd bytes would reach the query and fail there (500).
   const issued = rest.length === 0 && idPattern.test(id ?? '') && !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === iso;
   if (!issued || !isStorableInstant(createdAt)) {
     throw ApiError.validation('The cursor is not valid.', [{ path: 'query/cursor', message: 'not a cursor issued by this API' }]);

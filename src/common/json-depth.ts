@@ -3,8 +3,8 @@ import { ApiError } from './api-error';
 /**
  * The deepest nesting of objects and arrays a JSON request body may have; the body itself is
  * level 1. The contract's deepest body (a job) needs 3. Code after the parser (the NUL check, Ajv,
- * the idempotency fingerprint) walks bodies recursively: a body 10,000 levels deep overflowed the
- * stack there (issue 26). Documented in openapi.yaml (info and `validation_failed`).
+ * the idempotency fingerprint) walks bodies recursively: a body 10,000 levels deep would overflow the
+ * stack there. Documented in openapi.yaml (info and `validation_failed`).
  */
 export const MAX_JSON_DEPTH = 64;
 

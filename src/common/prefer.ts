@@ -1,6 +1,6 @@
 import parsePreferHeader from 'parse-prefer-header';
 
-/** The bounds of `Prefer: wait=N` (issue 20): longer waits are better served by a webhook. */
+/** The bounds of `Prefer: wait=N`: longer waits are better served by a webhook. */
 export const MIN_WAIT_S = 1;
 export const MAX_WAIT_S = 60;
 

@@ -127,7 +127,7 @@ export class AppConfig {
    * transcode already uses every core, so one. Images: twice the CPU count — an image job waits
    * about as long as it resizes (its input's download, the output's fsync, two state writes: 61 ms
    * in the worker around a 32 ms resize in the bench), and with one job per core the cores idled
-   * meanwhile (bench/RESULTS.md, session 21: 46 % → 55 % of sharp alone's jobs/s, median of 3).
+   * meanwhile (the image row of bench/RESULTS.md compares the two).
    */
   @Transform(toInt)
   @IsInt()

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 /**
- * Dropline's own metrics (issue 12 item 7), on prom-client's default registry next to the process
+ * Dropline's own metrics, on prom-client's default registry next to the process
  * metrics. They count in the process that does the work: job and webhook metrics in whichever
  * process runs the workers (the API with WORKER_IN_PROCESS, else `start:worker`), intake in the API.
  */
@@ -36,7 +36,7 @@ export function recordJobFinished(job: { tool: string; state: string; startedAt:
   if (job.startedAt && job.finishedAt) jobDuration.observe({ tool: job.tool }, Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000);
 }
 
-/** Rows and files removed by retention (issue 21), by kind: output, job, delivery, idempotency, tombstone, file, orphan_file. */
+/** Rows and files removed by retention, by kind: output, job, delivery, idempotency, tombstone, file, orphan_file. */
 export const purgedTotal = new Counter({
   name: 'dropline_purged_total',
   help: 'Things removed by the retention purges and the storage reconciliation, by kind',

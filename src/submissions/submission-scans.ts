@@ -12,7 +12,7 @@ import { ScanRepository, type ScanTarget } from './scan.repository';
 const BATCH = 20;
 
 /**
- * The malware scan of each submission (issue 22). A submission is born `pending` when scanning is
+ * The malware scan of each submission. A submission is born `pending` when scanning is
  * on; right after its row commits, this process streams the stored file to clamd and records
  * `clean`, `infected` (quarantined) or `failed`, then sends `submission.scanned` — and
  * `submission.quarantined` for malware — to the drop's webhook. When clamd does not answer, the

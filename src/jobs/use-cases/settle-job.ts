@@ -69,7 +69,7 @@ export class SettleJob {
   async settle(job: Job | FinishedJob): Promise<boolean> {
     try {
       // Straight from the final state write: a job without a webhook or submission whose account
-      // has nobody waiting is followed by nothing, so it costs no further write (issue 9: two per job).
+      // has nobody waiting is followed by nothing, so it costs no further write (marking and clearing it would be two writes on every job).
       if ('accountHasWaiting' in job && !job.consequencesPending) {
         if (job.accountHasWaiting) await this.promote(job);
         return true;

@@ -129,7 +129,7 @@ export type paths = {
          * @description Scope `drops:write`. Only `name` is required. A slug is generated (10 lowercase
          *     alphanumerics) when omitted; a given slug must be free across all accounts (409
          *     `slug_taken`). `maxFileSizeMB` defaults to the plan's upload limit and may not exceed
-         *     it. `emoji`, `accentColor` and `isActive` are set through PATCH only.
+         *     it. `emoji` and `accentColor` theme the drop's page; `isActive` is set through PATCH only.
          *
          *     **Processing.** `autoConvertTo`/`autoCompress` convert an arriving file (one step), or
          *     `processWith` names a template (`tpl_…`, `/v1/templates`) whose steps every arriving file
@@ -647,7 +647,7 @@ export type paths = {
         };
         /**
          * List the media tools
-         * @description Each tool's cost, required scope, queue kind, options and output formats. Scope — none.
+         * @description Each tool's cost, required scope, queue kind, options and output formats. Public, like a catalogue — no API key needed.
          */
         get: operations["listTools"];
         put?: never;
@@ -698,9 +698,10 @@ export type paths = {
          *     steps', debited once; a pipeline counts as one job in flight. See `Job.steps`.
          *
          *     With `Prefer: wait=N` (1–60) the answer waits until the job has reached a final state or N
-         *     seconds have passed: a job that ended in time is answered `200` with the body of `GET
-         *     /v1/jobs/{id}` (its `result.downloadUrl` included), one still in flight with the usual
-         *     `202`; both carry `Preference-Applied: wait=N`. An idempotent replay with `Prefer: wait`
+         *     seconds have passed: a job that ended in time is answered `200` with `id`, `state` and
+         *     `statusUrl` as in the `202`, beside `job`, the body of `GET /v1/jobs/{id}` (its
+         *     `result.downloadUrl` included), so `.id` reads the same in both; one still in flight is
+         *     answered with the usual `202`; both carry `Preference-Applied: wait=N`. An idempotent replay with `Prefer: wait`
          *     waits on the original job the same way (200 once it has ended), so a create-and-wait
          *     retried after a lost connection gets the result without a second job.
          */
@@ -801,9 +802,10 @@ export type paths = {
          *     steps', debited once; a pipeline counts as one job in flight. See `Job.steps`. Alias of the `/v1` operation.
          *
          *     With `Prefer: wait=N` (1–60) the answer waits until the job has reached a final state or N
-         *     seconds have passed: a job that ended in time is answered `200` with the body of `GET
-         *     /v1/jobs/{id}` (its `result.downloadUrl` included), one still in flight with the usual
-         *     `202`; both carry `Preference-Applied: wait=N`. An idempotent replay with `Prefer: wait`
+         *     seconds have passed: a job that ended in time is answered `200` with `id`, `state` and
+         *     `statusUrl` as in the `202`, beside `job`, the body of `GET /v1/jobs/{id}` (its
+         *     `result.downloadUrl` included), so `.id` reads the same in both; one still in flight is
+         *     answered with the usual `202`; both carry `Preference-Applied: wait=N`. An idempotent replay with `Prefer: wait`
          *     waits on the original job the same way (200 once it has ended), so a create-and-wait
          *     retried after a lost connection gets the result without a second job.
          */
@@ -1179,6 +1181,10 @@ export type components = {
             name: string;
             slug?: components["schemas"]["DropSlug"];
             description?: string;
+            /** @description Shown on the drop's page and as its icon. */
+            emoji?: string | null;
+            /** @description The drop page's accent colour. */
+            accentColor?: string | null;
             allowedKinds?: components["schemas"]["DropKind"];
             /** @description 1 to the plan's upload limit (free 25, pro 500, max 2048). Defaults to the plan's limit. */
             maxFileSizeMB?: number;
@@ -2200,8 +2206,11 @@ export type components = {
          *     `downloadUrl` null, and a download URL handed out before answers 410 `output_expired`.
          */
         JobResult: {
-            /** @enum {string} */
-            status: "converted";
+            /**
+             * @description `converted` when the job wrote files; `done` for a tool that only reports (`media-info`).
+             * @enum {string}
+             */
+            status: "converted" | "done";
             /** @description The main output's format; null for a tool that writes no file. */
             outputFormat: string | null;
             /**
@@ -2328,6 +2337,8 @@ export type components = {
         JobEnvelope: {
             job: components["schemas"]["Job"];
         };
+        /** @description The `202` fields (`id`, `state`, `statusUrl`) beside `job`: `.id` reads the same whether `Prefer: wait` got the job ended (200) or not (202). */
+        JobEndedInTime: components["schemas"]["JobAccepted"] & components["schemas"]["JobEnvelope"];
         JobList: {
             jobs: components["schemas"]["Job"][];
             nextCursor: string | null;
@@ -2553,7 +2564,7 @@ export type components = {
                 "application/json": components["schemas"]["JobAccepted"];
             };
         };
-        /** @description The job reached a final state (completed, failed or canceled) within the `Prefer: wait` time: the body of `GET /v1/jobs/{id}`. */
+        /** @description The job reached a final state (completed, failed or canceled) within the `Prefer: wait` time: `id`, `state` and `statusUrl` as in the `202`, and `job`, the body of `GET /v1/jobs/{id}`. */
         JobEndedInTime: {
             headers: {
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
@@ -2568,7 +2579,7 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["JobEnvelope"];
+                "application/json": components["schemas"]["JobEndedInTime"];
             };
         };
         /** @description The job: at once, or with `Prefer: wait=N` once it is final or N seconds have passed. */
@@ -5337,44 +5348,10 @@ export interface operations {
             /** @description The tools. */
             200: {
                 headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ToolList"];
-                };
-            };
-            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `ip_not_allowed`: the client address is outside the key's allowlist. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `rate_limited`: too many requests; see `Retry-After`. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

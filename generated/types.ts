@@ -90,6 +90,7 @@ export type JobOutput = components['schemas']['JobOutput'];
 export type JobError = components['schemas']['JobError'];
 export type Job = components['schemas']['Job'];
 export type JobEnvelope = components['schemas']['JobEnvelope'];
+export type JobEndedInTime = components['schemas']['JobEndedInTime'];
 export type JobList = components['schemas']['JobList'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type SubmissionWebhookEvent = components['schemas']['SubmissionWebhookEvent'];
@@ -333,7 +334,7 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "method": "GET",
     "path": "/v1/tools",
     "scope": null,
-    "public": false
+    "public": true
   },
   {
     "operationId": "listJobs",

@@ -20,9 +20,18 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-/** A typed client: `client.POST('/v1/jobs', { body })`, `client.GET('/v1/account')`, … */
+/**
+ * A typed client: `client.POST('/v1/jobs', { body })`, `client.GET('/v1/account')`, … Throws at once
+ * without an absolute `baseUrl` (else every call would fail later, with a URL parser's message).
+ */
 export function createClient(options: ClientOptions): DroplineClient {
-  return createDroplineClient({ baseUrl: options.baseUrl, token: options.apiKey, fetch: options.fetch });
+  const baseUrl = options?.baseUrl;
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new TypeError(
+      `createClient needs baseUrl, the address Dropline runs at, e.g. createClient({ baseUrl: 'https://dropline.example.com', apiKey }); got ${baseUrl === undefined ? 'none' : JSON.stringify(baseUrl)}.`,
+    );
+  }
+  return createDroplineClient({ baseUrl, token: options.apiKey, fetch: options.fetch });
 }
 
 const FINAL_STATES: readonly Job['state'][] = ['completed', 'failed', 'canceled'];

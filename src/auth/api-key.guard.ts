@@ -7,6 +7,7 @@ import { AppConfig } from '../config/config';
 import { limitsOf } from '../config/plans';
 import { Contract } from '../contract/contract';
 import { OPERATION_KEY } from '../contract/operation.decorator';
+import { identifyRequest } from '../logging/request-identity';
 import { ApiKeyCache, keyLookups } from './api-key-cache';
 import type { ApiKey } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
@@ -72,6 +73,7 @@ export class ApiKeyGuard implements CanActivate {
       throw ApiError.forbidden('ip_not_allowed', `Requests from ${request.ip} are not allowed for this API key.`);
     }
     request.auth = { key, account: key.account };
+    identifyRequest(request.raw, { accountId: key.account.id, keyId: key.id });
     const verdict = this.limiter.consume('key', key.id, limitsOf(key.account.plan).requestsPerSecond);
     // A plain read runs while Redis answers; its verdict is applied before the answer leaves.
     if (canDeferVerdict(request)) deferVerdict(request, verdict);

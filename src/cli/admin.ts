@@ -45,6 +45,16 @@ const nonNegativeInt = (value: string) => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a non-negative integer');
   return Number(value);
 };
+/** A missing account or key, named by the id the operator typed (the API's 404 message names neither). */
+async function found<T>(what: 'account' | 'key', id: string, lookup: Promise<T | null>): Promise<T> {
+  const value = await lookup.catch((err: unknown) => {
+    if ((err as { code?: unknown }).code === 'not_found') return null;
+    throw err;
+  });
+  if (value === null) throw new Error(`no ${what} with id ${id}${what === 'account' ? ' (account:create makes one)' : ''}`);
+  return value;
+}
+
 const list = (value: string) =>
   value
     .split(',')
@@ -75,7 +85,7 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
     .command('account:show')
     .description('Show an account')
     .argument('<id>', 'account id (acc_…)')
-    .action((id) => run(async ({ accounts }) => ({ account: accountView(await accounts.get(id)) })));
+    .action((id) => run(async ({ accounts }) => ({ account: accountView(await found('account', id, accounts.get(id))) })));
 
   program
     .command('key:create')
@@ -97,7 +107,7 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
           expiresAt = new Date(opts.expiresAt);
           if (Number.isNaN(expiresAt.getTime())) throw new InvalidArgumentError('--expires-at must be an ISO 8601 timestamp');
         }
-        await accounts.get(opts.account);
+        await found('account', opts.account, accounts.get(opts.account));
         const { key, token } = await keys.create({
           accountId: opts.account,
           scopes: opts.scopes,
@@ -116,8 +126,7 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
     .argument('<keyId>', 'key id (key_…)')
     .action((id) =>
       run(async ({ keys }) => {
-        const key = await keys.revoke(id);
-        if (!key) throw ApiError.notFound('Key');
+        const key = await found('key', id, keys.revoke(id));
         return { key: keyView(key) };
       }),
     );
@@ -127,7 +136,7 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
     .description('Add credits to an account')
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--amount <n>', 'credits to add', nonNegativeInt)
-    .action((opts) => run(async ({ credits }) => ({ account: accountView(await credits.grant(opts.account, opts.amount)) })));
+    .action((opts) => run(async ({ credits }) => ({ account: accountView(await found('account', opts.account, credits.grant(opts.account, opts.amount))) })));
 
   return program;
 }

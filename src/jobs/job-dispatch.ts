@@ -6,6 +6,7 @@ import { limitsOf } from '../config/plans';
 import { Transactions } from '../database/transactions';
 import { IdempotencyService } from './idempotency.service';
 import { JobQueue } from './job-queue';
+import { jobLogFields } from './job-log-fields';
 import { JobRefunds } from './job-refunds';
 import type { Job } from './job.entity';
 import { JobsRepository, type RankedJob } from './jobs.repository';
@@ -70,9 +71,9 @@ export class JobDispatch {
     try {
       await this.queue.add(job.queue, job.id, job.fairShareRank ?? 0);
       await this.jobs.markEnqueued(job.id, this.clock.now());
-      this.logger.log({ jobId: job.id, tool: job.tool, queue: job.queue }, 'Job queued');
+      this.logger.log({ ...jobLogFields(job), queue: job.queue }, 'Job queued');
     } catch (err) {
-      this.logger.warn({ jobId: job.id, err: (err as Error).message }, 'Job not queued yet; the sweeper will');
+      this.logger.warn({ ...jobLogFields(job), err: (err as Error).message }, 'Job not queued yet; the sweeper will');
     }
   }
 

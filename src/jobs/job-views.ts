@@ -22,7 +22,8 @@ export function toJobView(job: Job, urls: Record<string, string> = {}): JobView 
     result:
       job.state === 'completed' && r && (downloadUrl || expiredAt || !job.outputKey)
         ? {
-            status: 'converted',
+            // A tool that only reports (media-info) converted nothing.
+            status: job.outputKey ? 'converted' : 'done',
             outputFormat: r.outputFormat ?? null,
             downloadUrl: expiredAt || !downloadUrl ? null : downloadUrl,
             expiredAt: expiredAt?.toISOString() ?? null,

@@ -49,7 +49,8 @@ export class JobsController {
       const job = await waitingFor(reply, wait, startedAt, (timeoutMs, signal) => this.jobs.waitFor(auth, id, timeoutMs, signal));
       if (job && isFinal(job.state)) {
         reply.status(200);
-        return { job };
+        // The 202's fields beside the job: `.id` reads the same whichever answer came.
+        return { id: job.id, state: job.state, statusUrl, job };
       }
     }
     reply.status(result.status);

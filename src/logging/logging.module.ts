@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { requestIdentity } from './request-identity';
 
 /** Start is logged by main.ts / main-worker.ts once listening; this logs the shutdown. */
 @Injectable()
@@ -21,7 +22,8 @@ export class LifecycleLog implements BeforeApplicationShutdown, OnApplicationShu
 /**
  * nestjs-pino over the process's root logger: Nest's `Logger` calls go to pino, and inside a
  * request every line carries the request's `reqId` (the X-Request-Id answered). Each request is
- * logged once when it completes (method, url, status, responseTime).
+ * logged once when it completes (method, url, status, responseTime, and the `accountId` and
+ * `keyId` of an authenticated caller).
  */
 @Module({})
 export class LoggingModule {
@@ -41,8 +43,8 @@ export class LoggingModule {
             customSuccessMessage: (req, res) => `${req.method} ${urlPath(req.url)} ${res.statusCode}`,
             customErrorMessage: (req, res) => `${req.method} ${urlPath(req.url)} ${res.statusCode}`,
             // quietReqLogger leaves the request out of the line: put back what identifies it.
-            customSuccessObject: (req, _res, value) => ({ ...value, req: { method: req.method, url: urlPath(req.url) } }),
-            customErrorObject: (req, _res, _err, value) => ({ ...value, req: { method: req.method, url: urlPath(req.url) } }),
+            customSuccessObject: (req, _res, value) => ({ ...value, ...requestIdentity(req), req: { method: req.method, url: urlPath(req.url) } }),
+            customErrorObject: (req, _res, _err, value) => ({ ...value, ...requestIdentity(req), req: { method: req.method, url: urlPath(req.url) } }),
             customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
           },
         }),

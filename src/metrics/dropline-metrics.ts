@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
  */
 export const jobsFinished = new Counter({
   name: 'dropline_jobs_total',
-  help: 'Jobs that reached a final state, by tool and state (completed, failed, canceled)',
+  help: 'Jobs that reached a final state, by tool (`pipeline` for a job with steps) and state (completed, failed, canceled)',
   labelNames: ['tool', 'state'] as const,
 });
 
@@ -30,10 +30,23 @@ export const intakeBytes = new Counter({
   labelNames: ['source'] as const,
 });
 
-/** Counts a job's final state; duration only for jobs that ran (a canceled job never started). */
-export function recordJobFinished(job: { tool: string; state: string; startedAt: Date | null; finishedAt: Date | null }): void {
-  jobsFinished.inc({ tool: job.tool, state: job.state });
-  if (job.startedAt && job.finishedAt) jobDuration.observe({ tool: job.tool }, Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000);
+/**
+ * Counts a job's final state; duration only for jobs that ran (a canceled job never started). A
+ * pipeline is one job, counted once under `pipeline` (its row's `tool` is its first step's); its
+ * steps are parts of it, not jobs of their own.
+ */
+export function recordJobFinished(job: {
+  tool: string;
+  state: string;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  steps?: string[] | null;
+  pipelineId?: string | null;
+}): void {
+  if (job.pipelineId) return;
+  const tool = job.steps ? 'pipeline' : job.tool;
+  jobsFinished.inc({ tool, state: job.state });
+  if (job.startedAt && job.finishedAt) jobDuration.observe({ tool }, Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000);
 }
 
 /** Rows and files removed by retention, by kind: output, job, delivery, idempotency, tombstone, file, orphan_file. */

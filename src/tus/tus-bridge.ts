@@ -7,6 +7,8 @@ import { ApiError } from '../common/api-error';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { NodeRequest } = require('srvx/node') as { NodeRequest: new (init: { req: IncomingMessage; res: ServerResponse }) => Request };
 
+const TUS_VERSION = '1.0.0';
+
 /** The error codes of the tus protocol's own refusals (status → code), documented in openapi.yaml. */
 const TUS_ERROR_CODES: Record<number, string> = {
   400: 'invalid_tus_request',
@@ -39,6 +41,16 @@ export function asTusError(err: unknown): unknown {
  * answer through Fastify. Plain-text protocol errors become the JSON envelope.
  */
 export async function handleTus(server: Server, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  // tus answers another protocol version 412 with the versions it speaks; @tus/server would call the
+  // header invalid (400).
+  const version = req.headers['tus-resumable'];
+  if (req.method !== 'OPTIONS' && version !== undefined && version !== TUS_VERSION) {
+    if (req.method === 'PATCH' || req.method === 'POST') reply.header('connection', 'close');
+    return reply
+      .status(412)
+      .headers({ 'tus-resumable': TUS_VERSION, 'tus-version': TUS_VERSION, 'content-type': 'application/json' })
+      .send(JSON.stringify({ error: { code: 'tus_version_unsupported', message: `Tus-Resumable ${String(version)} is not supported: this server speaks tus ${TUS_VERSION}.` } }));
+  }
   const response = await server.handleWeb(new NodeRequest({ req: req.raw, res: reply.raw }));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {

@@ -90,12 +90,13 @@ describe('admin CLI', () => {
 
   it.each([
     ['an unknown plan', ['account:create', '--plan', 'platinum'], /--plan must be one of/],
-    ['an unknown account', ['account:show', 'acc_nope'], /not found/i],
+    ['an unknown account', ['account:show', 'acc_nope'], /no account with id acc_nope\b/],
     ['an unknown scope', ['key:create', '--account', 'acc_nope', '--scopes', 'drops:read,root'], /unknown scope/],
     ['a malformed CIDR', ['key:create', '--account', 'acc_nope', '--scopes', 'drops:read', '--ip', '10.0.0.0/99'], /--ip/],
     ['a malformed expiry', ['key:create', '--account', 'acc_nope', '--scopes', 'drops:read', '--expires-at', 'soon'], /--expires-at/],
-    ['a key for an unknown account', ['key:create', '--account', 'acc_nope', '--scopes', 'drops:read'], /not found/i],
-    ['revoking an unknown key', ['key:revoke', 'key_nope'], /not found/i],
+    ['a key for an unknown account', ['key:create', '--account', 'acc_nope', '--scopes', 'drops:read'], /no account with id acc_nope\b/],
+    ['revoking an unknown key', ['key:revoke', 'key_nope'], /no key with id key_nope\b/],
+    ['credits for an unknown account', ['credits:grant', '--account', 'acc_nope', '--amount', '3'], /no account with id acc_nope\b/],
     ['a negative amount', ['credits:grant', '--account', 'acc_nope', '--amount', '-3'], /./],
     ['a missing required option', ['credits:grant', '--amount', '3'], /required option/],
     ['an unknown command', ['account:delete', 'acc_x'], /unknown command/],

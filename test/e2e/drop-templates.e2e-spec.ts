@@ -120,7 +120,8 @@ describe('drops running a template (processWith)', () => {
     // In the template's order, as the template reads back.
     const order = Object.keys((await owner.client.GET('/v1/templates/{id}', { params: { path: { id: tpl } } })).data!.template.steps);
     expect([...order].sort()).toEqual(['thumb', 'webp']);
-    expect(done.outputs).toEqual(order.map((name) => ({ name, fileName: 'photo.webp', size: expect.any(Number), contentType: 'image/webp' })));
+    // Each step's file is named after it: no two outputs download under the same name.
+    expect(done.outputs).toEqual(order.map((name) => ({ name, fileName: `photo-${name}.webp`, size: expect.any(Number), contentType: 'image/webp' })));
     // The pipeline is charged once, the sum of its steps (one credit each), to the owner.
     expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(18);
 
@@ -131,7 +132,7 @@ describe('drops running a template (processWith)', () => {
       const res = await contractFetch(signed.data!.url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/webp');
-      expect(res.headers.get('content-disposition')).toContain('photo.webp');
+      expect(res.headers.get('content-disposition')).toContain(`photo-${output.name}.webp`);
       const bytes = Buffer.from(await res.arrayBuffer());
       expect(bytes.length).toBe(output.size);
       expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', ...expected[output.name as keyof typeof expected] });
@@ -154,10 +155,10 @@ describe('drops running a template (processWith)', () => {
     const file = join(out, `${slug}.zip`);
     await pipeline(Readable.fromWeb(res.body as any), createWriteStream(file));
     const entries = await unzipAll(file);
-    expect([...entries.keys()]).toEqual(['photo.png', ...order.map((name) => `${name}/photo.webp`)]);
+    expect([...entries.keys()]).toEqual(['photo.png', ...order.map((name) => `${name}/photo-${name}.webp`)]);
     expect(entries.get('photo.png')!.equals(photo)).toBe(true);
-    expect(await sharp(entries.get('thumb/photo.webp')).metadata()).toMatchObject({ format: 'webp', width: 64, height: 64 });
-    expect(await sharp(entries.get('webp/photo.webp')).metadata()).toMatchObject({ format: 'webp', width: 200, height: 150 });
+    expect(await sharp(entries.get('thumb/photo-thumb.webp')).metadata()).toMatchObject({ format: 'webp', width: 64, height: 64 });
+    expect(await sharp(entries.get('webp/photo-webp.webp')).metadata()).toMatchObject({ format: 'webp', width: 200, height: 150 });
 
     // submission.processed, as for an auto-conversion, carries the outputs.
     const hooks = (await hook.waitFor(2)).map((h) => ({ h, body: JSON.parse(h.body) }));

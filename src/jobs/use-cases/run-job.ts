@@ -14,6 +14,7 @@ import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../../storage/
 import type { MediaJobData } from '../job-queue';
 import type { StoredJobOutput, StoredJobResult } from '../job.entity';
 import { storedOutputKeys } from '../job-outputs';
+import { jobLogFields } from '../job-log-fields';
 import { contentTypeOf } from '../../media/content-types';
 import { fileNameFor, MAIN_OUTPUT, type ToolOutput, type ToolRun } from '../../tools/tool-definition';
 import { type ClaimedJob, JobsRepository } from '../jobs.repository';
@@ -64,7 +65,8 @@ export class RunJob {
     const runId = randomUUID();
     const job = await this.claim(bullJob.data.jobId, runId);
     if (!job) return; // canceled, finished, or withdrawn before it ran
-    this.logger.log({ jobId: job.id, tool: job.tool, attempt: bullJob.attemptsMade + 1 }, 'Job started');
+    const logAs = jobLogFields(job);
+    this.logger.log({ ...logAs, attempt: bullJob.attemptsMade + 1 }, 'Job started');
     // The claim's sign of life, as often as BullMQ renews its own lock. A run that lost its claim
     // (the job was canceled — a pipeline's running step —, or another run took it over) stops its
     // tool: nobody will read what it makes.
@@ -86,7 +88,8 @@ export class RunJob {
       const { path: inputPath, name } = await this.fetchInput(job, dir);
       await this.refuseInfected(inputPath);
       const progress = this.progressReporter(job.id);
-      const baseName = name.replace(/\.[^.]*$/, '') || 'output';
+      // A pipeline's steps each name their files after themselves (photo-small.webp, photo-thumb.webp).
+      const baseName = [name.replace(/\.[^.]*$/, '') || 'output', ...(job.stepName ? [job.stepName] : [])].join('-');
       // The tool writes its outputs beside the input (`output.<ext>`; the input is `input`).
       const run = await runStoppable(stop.signal, () => this.tools.run(job.tool, inputPath, dir, baseName, job.options, progress));
       const { outputKey, outputKeys, result } = await this.storeOutputs(run, baseName);
@@ -97,21 +100,21 @@ export class RunJob {
         await this.storage.deleteMany(storedOutputKeys({ outputKey, outputKeys })); // nobody will ever read these outputs
         return;
       }
-      this.logger.log({ jobId: job.id, tool: job.tool, outputSize: result.outputSize }, 'Job completed');
+      this.logger.log({ ...logAs, outputSize: result.outputSize }, 'Job completed');
     } catch (err) {
       if (stop.signal.aborted) {
         // Its job is no longer this run's: neither retried nor failed from here.
-        this.logger.log({ jobId: job.id, tool: job.tool }, 'Job run stopped: the job was canceled or taken over');
+        this.logger.log(logAs, 'Job run stopped: the job was canceled or taken over');
         return;
       }
       const failure = toFailure(err);
       const lastAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
       if (!failure && !lastAttempt) {
         await this.jobs.requeue(job.id);
-        this.logger.log({ jobId: job.id, tool: job.tool, err: (err as Error).message }, 'Job attempt failed; retrying');
+        this.logger.log({ ...logAs, err: (err as Error).message }, 'Job attempt failed; retrying');
         throw err; // BullMQ retries with backoff
       }
-      this.logger.warn({ jobId: job.id, tool: job.tool, err: (err as Error).message }, 'Job failed');
+      this.logger.warn({ ...logAs, err: (err as Error).message }, 'Job failed');
       // Retries spent on a transient fetch error (host unresolvable, refused, timed out): the job
       // failed because of its input, not of processing, so it keeps the fetch's code and message.
       const final = failure ?? lastFetchFailure(err);

@@ -26,12 +26,11 @@ import { UploadsModule } from './uploads/uploads.module';
 import { TemplatesModule } from './templates/templates.module';
 import { TusModule } from './tus/tus.module';
 import { ScanningModule } from './scanning/scanning.module';
-import { ExclusiveSweepsModule } from './retention/retention.module';
 
 /** Shared infrastructure: config, contract, Postgres, Redis. Both the API and the worker import it. */
 @Module({
-  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule, ExclusiveSweepsModule],
-  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule, ExclusiveSweepsModule],
+  imports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule],
+  exports: [ContractModule, RedisModule, DatabaseModule, QueueModule, StorageModule, ScanningModule],
 })
 export class CoreModule {}
 

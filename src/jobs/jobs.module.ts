@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TemplatesModule } from '../templates/templates.module';
 import { ToolsModule } from '../tools/tools.module';
-import { PipelineCheck } from '../tools/pipeline-check';
 import { JobViewer } from './job-viewer';
 import { PipelinesRepository } from './pipelines.repository';
 import { AdvancePipeline } from './use-cases/advance-pipeline';
@@ -21,7 +20,6 @@ import { JobWaits } from './job-waits';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
-import { ToolOptions } from '../tools/tool-options';
 import { CancelJob } from './use-cases/cancel-job';
 import { SettleJob } from './use-cases/settle-job';
 import { SubmitJob } from './use-cases/submit-job';
@@ -38,7 +36,6 @@ import { SubmitJob } from './use-cases/submit-job';
     JobsRepository,
     IdempotencyRepository,
     JobsService,
-    ToolOptions,
     IdempotencyService,
     JobAdmission,
     JobDispatch,
@@ -51,7 +48,6 @@ import { SubmitJob } from './use-cases/submit-job';
     SettleJob,
     AdvancePipeline,
     PipelinesRepository,
-    PipelineCheck,
     JobViewer,
   ],
   exports: [JobsRepository, PipelinesRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],

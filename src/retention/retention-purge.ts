@@ -7,7 +7,7 @@ import { deploymentPrefix } from '../queue/queue.module';
 import { FileDeletions } from '../storage/file-deletions';
 import { PendingFileDeletionsRepository } from '../storage/pending-file-deletions.repository';
 import { StorageTombstonesRepository } from '../storage/storage-tombstones.repository';
-import { ExclusiveSweeps } from './exclusive-sweeps';
+import { ExclusiveSweeps } from '../sweeps/exclusive-sweeps';
 import { outputRetention, TOMBSTONE_RETENTION_MS } from './retention-policy';
 import { RetentionRepository } from './retention.repository';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import ms from 'ms';
 import { missingFiles, purgedTotal } from '../metrics/dropline-metrics';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
-import { ExclusiveSweeps } from './exclusive-sweeps';
+import { ExclusiveSweeps } from '../sweeps/exclusive-sweeps';
 import { RetentionRepository } from './retention.repository';
 
 /**

@@ -3,8 +3,8 @@ import { JobsModule } from '../jobs/jobs.module';
 import { AutoConvertService } from './auto-convert.service';
 import { DropsModule } from '../drops/drops.module';
 import { TemplatesModule } from '../templates/templates.module';
-import { PipelineCheck } from '../tools/pipeline-check';
-import { ToolOptions } from '../tools/tool-options';
+import { ScanningModule } from '../scanning/scanning.module';
+import { ToolsModule } from '../tools/tools.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { IntakeService } from './intake.service';
 import { PublicDropsController } from './public-drops.controller';
@@ -19,7 +19,8 @@ import { ScanRepository } from './scan.repository';
 import { SubmissionScans } from './submission-scans';
 
 @Module({
-  imports: [DropsModule, WebhooksModule, JobsModule, TemplatesModule],
+  // ToolsModule: the template a drop runs is planned as a job's (processWith).
+  imports: [DropsModule, WebhooksModule, JobsModule, TemplatesModule, ToolsModule, ScanningModule],
   controllers: [SubmissionsArchiveController, SubmissionsController, PublicDropsController],
   providers: [
     SubmissionsRepository,
@@ -31,9 +32,6 @@ import { SubmissionScans } from './submission-scans';
     UploadSlots,
     ScanRepository,
     SubmissionScans,
-    // The template a drop runs is planned as a job's (processWith).
-    PipelineCheck,
-    ToolOptions,
   ],
   exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService, UploadSlots],
 })

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { PipelineCheck } from '../tools/pipeline-check';
-import { ToolOptions } from '../tools/tool-options';
+import { ToolsModule } from '../tools/tools.module';
 import { TemplatesController } from './templates.controller';
 import { TemplatesRepository } from './templates.repository';
 import { TemplatesService } from './templates.service';
 
 @Module({
+  imports: [ToolsModule],
   controllers: [TemplatesController],
-  providers: [TemplatesRepository, TemplatesService, PipelineCheck, ToolOptions],
+  providers: [TemplatesRepository, TemplatesService],
   exports: [TemplatesService],
 })
 export class TemplatesModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config';
-import { ExclusiveSweeps } from '../retention/exclusive-sweeps';
+import { ExclusiveSweeps } from '../sweeps/exclusive-sweeps';
 import { TUS_STORAGE } from './tus-storage.provider';
 import type { TusStorage } from './tus-store';
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ExclusiveSweepsModule } from '../sweeps/sweeps.module';
 import { DropsModule } from '../drops/drops.module';
 import { SubmissionsModule } from '../submissions/submissions.module';
 import { UploadsModule } from '../uploads/uploads.module';
@@ -12,7 +13,7 @@ import { UploadTusService } from './upload-tus.service';
 
 /** Resumable uploads (tus 1.0) for drops and for the jobs API, over the configured storage. */
 @Module({
-  imports: [DropsModule, SubmissionsModule, UploadsModule],
+  imports: [DropsModule, SubmissionsModule, UploadsModule, ExclusiveSweepsModule],
   controllers: [DropTusController, UploadTusController],
   providers: [tusStorageProvider, RedisLocker, DropTusService, UploadTusService, TusSweeper],
 })

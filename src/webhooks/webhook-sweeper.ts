@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { ExclusiveSweeps } from '../retention/exclusive-sweeps';
+import { ExclusiveSweeps } from '../sweeps/exclusive-sweeps';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksService } from './webhooks.service';
 

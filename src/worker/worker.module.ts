@@ -12,6 +12,7 @@ import { WebhookSender } from '../webhooks/webhook-sender';
 import { WebhookSweeper } from '../webhooks/webhook-sweeper';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { RetentionModule } from '../retention/retention.module';
+import { ExclusiveSweepsModule } from '../sweeps/sweeps.module';
 
 /**
  * The queue consumers. `npm run start:worker` runs them alone (as many copies as needed);
@@ -20,7 +21,7 @@ import { RetentionModule } from '../retention/retention.module';
  * through the JobFinished event (ProcessedListener).
  */
 @Module({
-  imports: [JobsWorkerModule, JobsModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule, RetentionModule],
+  imports: [JobsWorkerModule, JobsModule, WebhooksModule, HttpFetchModule, AccountsModule, DropsModule, SubmissionsModule, RetentionModule, ExclusiveSweepsModule],
   providers: [ProcessedListener, SubmissionEvents, WebhookSender, SendShares, WebhookSweeper],
 })
 export class WorkerModule {}

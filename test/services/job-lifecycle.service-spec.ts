@@ -41,7 +41,7 @@ import { balanceOf, serviceModule, tenant, type TestClock } from './service-modu
 import { StubQueue } from './stub-queue';
 import { DropGate } from '../../src/drops/drop-gate';
 import { SubmissionScans } from '../../src/submissions/submission-scans';
-import { ExclusiveSweeps } from '../../src/retention/exclusive-sweeps';
+import { ExclusiveSweeps } from '../../src/sweeps/exclusive-sweeps';
 import { TemplatesRepository } from '../../src/templates/templates.repository';
 import { TemplatesService } from '../../src/templates/templates.service';
 

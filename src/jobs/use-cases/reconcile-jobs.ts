@@ -3,7 +3,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../../common/clock';
-import { ExclusiveSweeps } from '../../retention/exclusive-sweeps';
+import { ExclusiveSweeps } from '../../sweeps/exclusive-sweeps';
 import { UploadsService } from '../../uploads/uploads.service';
 import { JobDispatch } from '../job-dispatch';
 import { JobQueue } from '../job-queue';

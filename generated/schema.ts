@@ -4816,7 +4816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `invalid_signature`: the URL was altered; `url_expired`: the URL has expired. */
+            /** @description `invalid_signature`: the URL was altered; `url_expired`: the URL has expired; `quarantined`: the malware scan found the file (or the submission it was made of) infected after the URL was signed — no URL serves a quarantined file. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -47,10 +47,17 @@ export class FilesController {
     return reply.sendFile(file.path, file.root, { contentType: false, cacheControl: false, acceptRanges: true, etag: true, lastModified: true });
   }
 
-  /** 410 for a file retention removed (a tombstone remembers it as long as its URLs live), else 404. */
+  /**
+   * Asked only when the file is missing, so a download costs no query: 403 for a quarantined file
+   * (moved out of reach before its verdict was recorded), 410 for one retention removed (a
+   * tombstone remembers either as long as its URLs live), else 404.
+   */
   private async gone(key: string): Promise<ApiError> {
     const tombstone = await this.tombstones.find(key);
     if (!tombstone) return ApiError.notFound('File');
+    if (tombstone.reason === 'quarantined') {
+      return ApiError.forbidden('quarantined', 'This file is quarantined: the malware scan found malware in the submission it belongs to. It can only be deleted.');
+    }
     return new ApiError(HttpStatus.GONE, tombstone.reason, `The job's output was removed on ${tombstone.purgedAt.toISOString()} (retention); run the job again to get it.`);
   }
 }

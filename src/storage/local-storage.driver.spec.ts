@@ -72,6 +72,16 @@ describe('LocalStorageDriver', () => {
     await expect(driver.downloadToFile(key, out)).rejects.toBeInstanceOf(ObjectNotFoundError);
   });
 
+  it('move renames within the store: the old key serves nothing; moving again is a no-op; neither key is ObjectNotFoundError', async () => {
+    const [from, to] = [newId('obj'), newId('obj')];
+    await driver.put(from, Readable.from([Buffer.from('moved bytes')]));
+    await driver.move(from, to);
+    expect(await driver.servedFile(from)).toBeNull();
+    expect(await readFile(driver.pathOf(to), 'utf8')).toBe('moved bytes');
+    await expect(driver.move(from, to)).resolves.toBeUndefined();
+    await expect(driver.move(newId('obj'), newId('obj'))).rejects.toBeInstanceOf(ObjectNotFoundError);
+  });
+
   it('putFile copies a local file; deleteMany removes several keys, missing ones included', async () => {
     const src = join(dir, 'src.bin');
     await writeFile(src, 'abc');

@@ -110,6 +110,16 @@ export class LocalStorageDriver implements StorageDriver, OnModuleInit {
     return handle.createReadStream({ autoClose: true });
   }
 
+  async move(from: string, to: string): Promise<void> {
+    const target = this.pathOf(to);
+    try {
+      await renameIntoShard(this.pathOf(from), target);
+    } catch (err) {
+      if (err?.code !== 'ENOENT') throw err;
+      if (!(await this.exists(to))) throw new ObjectNotFoundError(from);
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }

@@ -48,6 +48,12 @@ function chunked(data: Buffer): Readable & { served: number } {
   return stream;
 }
 
+async function streamText(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
 describe('S3StorageDriver against s3rver on loopback', () => {
   let dir: string;
   let server: S3rverServer;
@@ -140,6 +146,20 @@ describe('S3StorageDriver against s3rver on loopback', () => {
     await driver.deleteMany([a, b, newId('obj')]);
     expect(await driver.exists(a)).toBe(false);
     expect(await driver.exists(b)).toBe(false);
+  });
+
+  it('move: a URL presigned for the old key finds nothing; moving again is a no-op; neither key is ObjectNotFoundError', async () => {
+    const [from, to] = [newId('obj'), newId('obj')];
+    await driver.put(from, Readable.from([Buffer.from('moved bytes')]));
+    const url = await driver.signedUrl(from, { fileName: 'a.txt', expiresIn: 60 });
+    expect((await fetch(url)).status).toBe(200);
+    await driver.move(from, to);
+    expect((await fetch(url)).status).toBe(404);
+    expect(await driver.exists(from)).toBe(false);
+    expect(await streamText(await driver.read(to))).toBe('moved bytes');
+    await expect(driver.move(from, to)).resolves.toBeUndefined();
+    await expect(driver.move(newId('obj'), newId('obj'))).rejects.toBeInstanceOf(ObjectNotFoundError);
+    await driver.delete(to);
   });
 
   it('cuts off past maxBytes below one part: nothing is sent, nothing stored', async () => {

@@ -141,6 +141,20 @@ export class S3StorageDriver implements StorageDriver, OnModuleDestroy {
     }
   }
 
+  /** Streamed through the API (CopyObject stops at 5 GB): a rare operation (quarantine), of any size. */
+  async move(from: string, to: string): Promise<void> {
+    assertStorageKey(to);
+    let body: Readable;
+    try {
+      body = await this.read(from);
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError && (await this.exists(to))) return;
+      throw err;
+    }
+    await this.put(to, body);
+    await this.delete(from);
+  }
+
   async delete(key: string): Promise<void> {
     assertStorageKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));

@@ -3,12 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { type Db, firstRow } from '../database/sql';
 
-/** Why a stored file is gone on purpose; a signed URL to it answers 410 with this code. */
-export type TombstoneReason = 'output_expired';
+/**
+ * Why a stored file is gone on purpose: `output_expired` (retention removed it; a signed URL to it
+ * answers 410) or `quarantined` (the malware scan found it infected and it was moved out of reach; 403).
+ */
+export type TombstoneReason = 'output_expired' | 'quarantined';
 
 /**
- * The storage_tombstones table: files removed by retention, remembered as long as a signed URL
- * to them can still be valid (7 days), so such a URL answers 410 rather than 404.
+ * The storage_tombstones table: files removed by retention or quarantined, remembered as long as a
+ * signed URL to them can still be valid (7 days), so such a URL says why rather than 404.
  */
 @Injectable()
 export class StorageTombstonesRepository {

@@ -40,6 +40,11 @@ export interface StorageDriver {
   downloadToFile(key: string, localPath: string): Promise<void>;
   /** A stream of the stored bytes (for archives); {@link ObjectNotFoundError} when the key does not exist. */
   read(key: string): Promise<Readable>;
+  /**
+   * Gives the object at `from` the key `to` (a local rename; a copy and a delete on S3). Idempotent:
+   * when `from` is missing but `to` exists, it was moved already. {@link ObjectNotFoundError} when neither exists.
+   */
+  move(from: string, to: string): Promise<void>;
   /** Idempotent: deleting a missing key is fine. */
   delete(key: string): Promise<void>;
   deleteMany(keys: string[]): Promise<void>;

@@ -1,12 +1,12 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { DropsRepository } from '../drops/drops.repository';
-import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { SubmissionEvents } from './submission-events';
 import type { ScanStatus } from './submission.entity';
 import { SubmissionsRepository } from './submissions.repository';
 import { ClamdScanner } from '../scanning/clamd-scanner';
 import { ScanRepository, type ScanTarget } from './scan.repository';
+import { SubmissionQuarantine } from './submission-quarantine';
 
 /** Pending files taken per sweep. */
 const BATCH = 20;
@@ -14,7 +14,7 @@ const BATCH = 20;
 /**
  * The malware scan of each submission. A submission is born `pending` when scanning is
  * on; right after its row commits, this process streams the stored file to clamd and records
- * `clean`, `infected` (quarantined) or `failed`, then sends `submission.scanned` — and
+ * `clean`, `infected` (quarantined: its files are moved out of reach first, SubmissionQuarantine) or `failed`, then sends `submission.scanned` — and
  * `submission.quarantined` for malware — to the drop's webhook. When clamd does not answer, the
  * file stays `pending` and a sweep (every SCAN_RETRY_SECONDS, in every API process, SKIP LOCKED)
  * tries again until it does: nothing is lost to an outage, and a process that dies mid-scan
@@ -33,7 +33,7 @@ export class SubmissionScans implements OnApplicationBootstrap, OnApplicationShu
     private readonly submissions: SubmissionsRepository,
     private readonly drops: DropsRepository,
     private readonly events: SubmissionEvents,
-    @Inject(STORAGE) private readonly storage: StorageDriver,
+    private readonly quarantine: SubmissionQuarantine,
     private readonly config: AppConfig,
   ) {}
 
@@ -91,9 +91,10 @@ export class SubmissionScans implements OnApplicationBootstrap, OnApplicationShu
   /** Scans one claimed file; throws (the file stays pending) when clamd is down (ScannerUnavailableError). */
   private async scan(target: ScanTarget): Promise<void> {
     // A file that cannot be read (deleted meanwhile, storage failing) throws too: the sweep tries again while the row exists.
-    const verdict = await this.scanner.scan(await this.storage.read(target.storageKey));
+    const verdict = await this.scanner.scan(await this.quarantine.readable(target.storageKey));
     const [status, signature] = 'failed' in verdict ? (['failed', null] as const) : verdict.infected ? (['infected', verdict.signature] as const) : (['clean', null] as const);
-    if (!(await this.scans.settle(target.id, status, signature))) return;
+    const settled = status === 'infected' ? await this.quarantine.settleInfected(target.id, signature) : await this.scans.settle(target.id, status, signature);
+    if (!settled) return;
     this.logger.log({ submissionId: target.id, status, signature }, 'Submission scanned');
     const [submission, drop] = await Promise.all([this.submissions.findById(target.id), this.drops.findById(target.dropId)]);
     if (!submission || !drop) return;

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ZipArchive } from 'archiver';
+import type { Readable } from 'node:stream';
 import type { Drop } from '../drops/drop.entity';
 import { safeFileName } from '../storage/content-disposition';
-import { STORAGE, type StorageDriver } from '../storage/storage.driver';
+import { ObjectNotFoundError, STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { ArchiveNames } from './archive-names';
 import type { Submission } from './submission.entity';
 import { SubmissionsRepository } from './submissions.repository';
@@ -49,7 +50,8 @@ export class SubmissionsArchiveService {
       for (const o of s.outputs) entries.push({ key: o.storageKey, name: names.nextIn(o.name, safeFileName(o.fileName)) });
       for (const entry of entries) {
         if (zip.destroyed) return; // the client went away
-        const source = await this.storage.read(entry.key);
+        const source = await this.readUnlessGone(entry.key);
+        if (!source) continue;
         const added = entryWritten(zip);
         zip.append(source, { name: entry.name, date: s.createdAt });
         try {
@@ -60,6 +62,19 @@ export class SubmissionsArchiveService {
       }
     }
     await zip.finalize();
+  }
+
+  /**
+   * The file, or undefined when it went after its row was read: deleted, or quarantined (moved
+   * away as its scan found malware) while the archive streamed. Either way it is not sent.
+   */
+  private async readUnlessGone(key: string): Promise<Readable | undefined> {
+    try {
+      return await this.storage.read(key);
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError) return undefined;
+      throw err;
+    }
   }
 
   /** Oldest first, a page at a time, with the list's flag filters. */

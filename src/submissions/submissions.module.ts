@@ -17,6 +17,7 @@ import { SubmissionsArchiveService } from './submissions-archive.service';
 import { UploadSlots } from './upload-slots';
 import { ScanRepository } from './scan.repository';
 import { SubmissionScans } from './submission-scans';
+import { SubmissionQuarantine } from './submission-quarantine';
 
 @Module({
   // ToolsModule: the template a drop runs is planned as a job's (processWith).
@@ -32,6 +33,7 @@ import { SubmissionScans } from './submission-scans';
     UploadSlots,
     ScanRepository,
     SubmissionScans,
+    SubmissionQuarantine,
   ],
   exports: [SubmissionsRepository, SubmissionsService, SubmissionEvents, IntakeService, UploadSlots],
 })

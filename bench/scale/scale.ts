@@ -22,7 +22,7 @@ import { IdempotencyRepository } from '../../src/jobs/idempotency.repository';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { queuePrefix } from '../../src/queue/queue.module';
 import { OUTPUT_RETENTION_BY_PLAN } from '../../src/retention/retention-policy';
-import { RetentionRepository } from '../../src/retention/retention.repository';
+import { StoredKeyReferences } from '../../src/retention/stored-key-references';
 import { PendingFileDeletionsRepository } from '../../src/storage/pending-file-deletions.repository';
 import { StorageTombstonesRepository } from '../../src/storage/storage-tombstones.repository';
 import { SubmissionsRepository } from '../../src/submissions/submissions.repository';
@@ -70,7 +70,7 @@ async function statements(prefix: string): Promise<Statement[]> {
     await fn(recorder(out, group, name)).catch(() => undefined);
   };
   const jobs = (db: any) => new JobsRepository(db);
-  const retention = (db: any) => new RetentionRepository(db);
+  const references = (db: any) => new StoredKeyReferences(db);
   // Sweepers and purges: one tick's statements (one batch each).
   await call('sweep', 'job sweeper: never enqueued', (db) => jobs(db).findNeverEnqueued(prefix, ago(10_000), 200));
   await call('sweep', 'job sweeper: accounts waiting for a slot', (db) => jobs(db).accountsWaiting(prefix, 200));
@@ -78,17 +78,17 @@ async function statements(prefix: string): Promise<Statement[]> {
   await call('sweep', 'job sweeper: consequences pending', (db) => jobs(db).findConsequencesPending(prefix, ago(30_000), 200));
   await call('sweep', 'job sweeper: expired uploads (500)', (db) => new UploadsRepository(db).deleteExpired(now, 500));
   await call('sweep', 'webhook sweeper: overdue deliveries', (db) => new WebhookDeliveriesRepository(db).findOverdue(ago(5 * 60_000), 200));
-  await call('sweep', 'purge: stamp new outputs (500)', (db) => retention(db).stampOutputs(prefix, OUTPUT_RETENTION_BY_PLAN, 500));
-  await call('sweep', 'purge: expire due outputs (500)', (db) => retention(db).expireOutputs(db, prefix, now, 500));
-  await call('sweep', 'purge: job rows past 90 d (500)', (db) => retention(db).deleteFinishedJobs(db, prefix, ago(90 * day), 500));
-  await call('sweep', 'purge: deliveries past 30 d (500)', (db) => retention(db).deleteSettledDeliveries(ago(30 * day), 500));
-  await call('sweep', 'purge: expired idempotency records (500)', (db) => retention(db).deleteExpiredIdempotency(now, 500));
+  await call('sweep', 'purge: stamp new outputs (500)', (db) => jobs(db).stampOutputExpiry(prefix, OUTPUT_RETENTION_BY_PLAN, 500));
+  await call('sweep', 'purge: expire due outputs (500)', (db) => jobs(db).expireOutputs(db, prefix, now, 500));
+  await call('sweep', 'purge: job rows past 90 d (500)', (db) => jobs(db).deleteFinished(db, prefix, ago(90 * day), 500));
+  await call('sweep', 'purge: deliveries past 30 d (500)', (db) => new WebhookDeliveriesRepository(db).deleteSettled(ago(30 * day), 500));
+  await call('sweep', 'purge: expired idempotency records (500)', (db) => new IdempotencyRepository(db).deleteExpired(now, 500));
   await call('sweep', 'purge: tombstones past 7 d (500)', (db) => new StorageTombstonesRepository(db).deleteOlderThan(ago(7 * day), 500));
   await call('sweep', 'purge: pending file deletions (500)', (db) => new PendingFileDeletionsRepository(db).due(ago(60_000), 500));
   // Keys that exist at both sizes (half job outputs, half submissions), plus a few no row references.
   const keys = Array.from({ length: 500 }, (_, i) => (i % 50 === 0 ? `obj_orphan_${i}` : i % 2 ? `obj_out_${1 + i * 19}` : `obj_sub_${1 + i * 3}`));
-  await call('sweep', 'reconciliation: which of 500 keys are referenced', (db) => retention(db).referenced(keys));
-  await call('sweep', 'reconciliation: next 500 referenced keys', (db) => retention(db).referencedKeysAfter('obj_out_2', 500));
+  await call('sweep', 'reconciliation: which of 500 keys are referenced', (db) => references(db).referenced(keys));
+  await call('sweep', 'reconciliation: next 500 referenced keys', (db) => references(db).referencedKeysAfter('obj_out_2', 500));
   // Admission (under the account lock) and the enqueue-failure withdraw.
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

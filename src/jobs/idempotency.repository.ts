@@ -68,4 +68,14 @@ export class IdempotencyRepository {
   async deleteForJob(tx: Db, jobId: string): Promise<void> {
     await tx.query("DELETE FROM idempotency_records WHERE response->>'id' = $1", [jobId]);
   }
+
+  /** Deletes up to `limit` records expired at `now` (a replay past expiry runs again anyway): the retention purge's batch. */
+  async deleteExpired(now: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM idempotency_records WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM idempotency_records WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
+      [now, limit],
+    );
+    return result[1] ?? 0;
+  }
 }

@@ -50,6 +50,6 @@ import { SubmitJob } from './use-cases/submit-job';
     PipelinesRepository,
     JobViewer,
   ],
-  exports: [JobsRepository, PipelinesRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
+  exports: [JobsRepository, PipelinesRepository, IdempotencyRepository, JobsService, JobAdmission, JobDispatch, JobQueue, SettleJob],
 })
 export class JobsModule {}

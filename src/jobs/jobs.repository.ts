@@ -68,6 +68,13 @@ export interface RefundableJob {
   stepName: string | null;
 }
 
+/** Output retention per plan in milliseconds (the retention policy's). */
+export interface OutputRetentionMs {
+  free: number;
+  pro: number;
+  max: number;
+}
+
 @Injectable()
 export class JobsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -279,5 +286,59 @@ export class JobsRepository {
        ORDER BY enqueued_at LIMIT $2`,
       [before, limit, queuePrefix],
     );
+  }
+
+  // Retention (docs/retention.md): RetentionPurge calls these in its batches. Each statement touches
+  // at most `limit` rows found through a partial index in its own order (bench/RESULTS.md has the
+  // plans), so a purge tick costs the same on a table of 10 k rows or of 5 M.
+
+  /**
+   * Gives up to `limit` outputs made since the last purge their expiry: finished_at plus their
+   * account's plan's retention. An auto-conversion's output is its submission's processed file,
+   * kept as long as the submission: never stamped.
+   */
+  async stampOutputExpiry(queuePrefix: string, retention: OutputRetentionMs, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `UPDATE jobs j SET output_expires_at = j.finished_at + make_interval(secs => (CASE a.plan WHEN 'pro' THEN $2 WHEN 'max' THEN $3 ELSE $1 END)::float8 / 1000)
+       FROM accounts a
+       WHERE a.id = j.account_id AND j.id = ANY(ARRAY(
+         SELECT id FROM jobs WHERE output_key IS NOT NULL AND output_expires_at IS NULL AND submission_id IS NULL AND (queue_prefix = $5 OR queue_prefix IS NULL)
+         ORDER BY finished_at LIMIT $4))`,
+      [retention.free, retention.pro, retention.max, limit, queuePrefix],
+    );
+    return result[1] ?? 0;
+  }
+
+  /** Marks up to `limit` jobs' outputs expired at `now` (in the caller's transaction); the storage keys of all their outputs. */
+  async expireOutputs(tx: Db, queuePrefix: string, now: Date, limit: number): Promise<string[]> {
+    const found = await rows<{ key: string; keys: Record<string, string> | null }>(
+      tx,
+      `UPDATE jobs SET output_expired_at = $1 WHERE id = ANY(ARRAY(
+         SELECT id FROM jobs WHERE output_expires_at IS NOT NULL AND output_expired_at IS NULL AND output_expires_at <= $1 AND (queue_prefix = $3 OR queue_prefix IS NULL)
+         ORDER BY output_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+       RETURNING output_key AS key, output_keys AS keys`,
+      [now, limit, queuePrefix],
+    );
+    return found.flatMap((r) => [r.key, ...Object.values(r.keys ?? {})]);
+  }
+
+  /**
+   * Deletes up to `limit` job rows finished before `before` whose consequences were delivered
+   * (in the caller's transaction); the output keys still live on them (an output kept longer than
+   * the row) to delete with them. Auto-conversion outputs belong to their submission. A pipeline
+   * job goes once its steps have (its files live on their rows: a cascade would not return them).
+   */
+  async deleteFinished(tx: Db, queuePrefix: string, before: Date, limit: number): Promise<{ deleted: number; outputKeys: string[] }> {
+    const found = await rows<{ key: string | null; keys: Record<string, string> | null }>(
+      tx,
+      `DELETE FROM jobs WHERE id = ANY(ARRAY(
+         SELECT id FROM jobs WHERE state IN ('completed', 'failed', 'canceled') AND finished_at < $1 AND NOT consequences_pending AND (queue_prefix = $3 OR queue_prefix IS NULL)
+           AND NOT EXISTS (SELECT 1 FROM jobs step WHERE step.pipeline_id = jobs.id)
+         ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+       RETURNING CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_key END AS key,
+                 CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_keys END AS keys`,
+      [before, limit, queuePrefix],
+    );
+    return { deleted: found.length, outputKeys: found.flatMap((r) => [r.key, ...Object.values(r.keys ?? {})]).filter((k): k is string => Boolean(k)) };
   }
 }

@@ -1,6 +1,6 @@
 import ms from 'ms';
 import type { AppConfig } from '../config/config';
-import type { OutputRetentionMs } from './retention.repository';
+import type { OutputRetentionMs } from '../jobs/jobs.repository';
 
 /**
  * How long a job's output is kept, per plan (docs/retention.md): free 24 h, pro 7 days, max 30

@@ -1,4 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { IdempotencyRepository } from '../jobs/idempotency.repository';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { Transactions } from '../database/transactions';
@@ -9,7 +12,6 @@ import { PendingFileDeletionsRepository } from '../storage/pending-file-deletion
 import { StorageTombstonesRepository } from '../storage/storage-tombstones.repository';
 import { ExclusiveSweeps } from '../sweeps/exclusive-sweeps';
 import { outputRetention, TOMBSTONE_RETENTION_MS } from './retention-policy';
-import { RetentionRepository } from './retention.repository';
 
 /** Rows one statement touches: small enough that a batch is a few ms and holds few locks. */
 export const PURGE_BATCH = 500;
@@ -34,7 +36,9 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly config: AppConfig,
-    private readonly retention: RetentionRepository,
+    private readonly jobs: JobsRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly tombstones: StorageTombstonesRepository,
     private readonly pending: PendingFileDeletionsRepository,
     private readonly files: FileDeletions,
@@ -72,8 +76,8 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
     const done = {
       output: await this.batches('output', () => this.expireOutputs(now)),
       job: await this.batches('job', () => this.deleteJobs(new Date(now.getTime() - this.config.JOB_RETENTION))),
-      delivery: await this.batches('delivery', () => this.retention.deleteSettledDeliveries(new Date(now.getTime() - this.config.DELIVERY_RETENTION), PURGE_BATCH)),
-      idempotency: await this.batches('idempotency', () => this.retention.deleteExpiredIdempotency(now, PURGE_BATCH)),
+      delivery: await this.batches('delivery', () => this.deliveries.deleteSettled(new Date(now.getTime() - this.config.DELIVERY_RETENTION), PURGE_BATCH)),
+      idempotency: await this.batches('idempotency', () => this.idempotency.deleteExpired(now, PURGE_BATCH)),
       tombstone: await this.batches('tombstone', () => this.tombstones.deleteOlderThan(new Date(now.getTime() - TOMBSTONE_RETENTION_MS), PURGE_BATCH)),
       file: await this.batches('file', () => this.retryFileDeletions(new Date(now.getTime() - INLINE_DELETION_GRACE_MS))),
     };
@@ -106,9 +110,9 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
    * after it commits the files go.
    */
   private async expireOutputs(now: Date): Promise<number> {
-    await this.batches(undefined, () => this.retention.stampOutputs(this.prefix, outputRetention(this.config), PURGE_BATCH));
+    await this.batches(undefined, () => this.jobs.stampOutputExpiry(this.prefix, outputRetention(this.config), PURGE_BATCH));
     const keys = await this.transactions.run(async (tx) => {
-      const expired = await this.retention.expireOutputs(tx, this.prefix, now, PURGE_BATCH);
+      const expired = await this.jobs.expireOutputs(tx, this.prefix, now, PURGE_BATCH);
       await this.tombstones.record(tx, expired, 'output_expired', now);
       await this.files.record(tx, expired);
       return expired;
@@ -119,7 +123,7 @@ export class RetentionPurge implements OnApplicationBootstrap, OnApplicationShut
 
   private async deleteJobs(before: Date): Promise<number> {
     const { deleted, outputKeys } = await this.transactions.run(async (tx) => {
-      const found = await this.retention.deleteFinishedJobs(tx, this.prefix, before, PURGE_BATCH);
+      const found = await this.jobs.deleteFinished(tx, this.prefix, before, PURGE_BATCH);
       await this.files.record(tx, found.outputKeys);
       return found;
     });

@@ -3,7 +3,7 @@ import ms from 'ms';
 import { missingFiles, purgedTotal } from '../metrics/dropline-metrics';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { ExclusiveSweeps } from '../sweeps/exclusive-sweeps';
-import { RetentionRepository } from './retention.repository';
+import { StoredKeyReferences } from './stored-key-references';
 
 /**
  * A stored file written less than this long ago may belong to a row not committed yet (every
@@ -38,7 +38,7 @@ export class StorageReconciliation implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     @Inject(STORAGE) private readonly storage: StorageDriver,
-    private readonly retention: RetentionRepository,
+    private readonly references: StoredKeyReferences,
     private readonly sweeps: ExclusiveSweeps,
   ) {}
 
@@ -79,7 +79,7 @@ export class StorageReconciliation implements OnApplicationBootstrap, OnApplicat
     let batch: string[] = [];
     const flush = async () => {
       // Checked after listing: a row committed while the walk ran is seen here.
-      const referenced = await this.retention.referenced(batch);
+      const referenced = await this.references.referenced(batch);
       const orphans = batch.filter((key) => !referenced.has(key));
       batch = [];
       if (orphans.length === 0) return;
@@ -100,7 +100,7 @@ export class StorageReconciliation implements OnApplicationBootstrap, OnApplicat
     const missing: string[] = [];
     let after = '';
     for (;;) {
-      const keys = await this.retention.referencedKeysAfter(after, BATCH);
+      const keys = await this.references.referencedKeysAfter(after, BATCH);
       for (let i = 0; i < keys.length; i += CHECKS_AT_ONCE) {
         const slice = keys.slice(i, i + CHECKS_AT_ONCE);
         const present = await Promise.all(slice.map((key) => this.storage.exists(key)));

@@ -82,4 +82,14 @@ export class WebhookDeliveriesRepository {
   findOverdue(before: Date, limit: number): Promise<WebhookDelivery[]> {
     return rows<WebhookDelivery>(this.db, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < $1 LIMIT $2`, [before, limit]);
   }
+
+  /** Deletes up to `limit` settled deliveries created before `before`: the retention purge's batch. */
+  async deleteSettled(before: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM webhook_deliveries WHERE id = ANY(ARRAY(
+         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
+      [before, limit],
+    );
+    return result[1] ?? 0;
+  }
 }

@@ -6,7 +6,7 @@ import type { Drop } from '../../src/drops/drop.entity';
 import { DropCache } from '../../src/drops/drop-cache';
 import { DropsRepository } from '../../src/drops/drops.repository';
 import { DropsService } from '../../src/drops/drops.service';
-import { RetentionRepository } from '../../src/retention/retention.repository';
+import { StoredKeyReferences } from '../../src/retention/stored-key-references';
 import { FileDeletions } from '../../src/storage/file-deletions';
 import { STORAGE } from '../../src/storage/storage.driver';
 import type { SubmissionOutputFile } from '../../src/submissions/submission.entity';
@@ -46,7 +46,7 @@ describe('submission outputs', () => {
       SubmissionsService,
       DropsService,
       DropCache,
-      RetentionRepository,
+      StoredKeyReferences,
       FileDeletions,
       TemplatesService,
       TemplatesRepository,
@@ -106,7 +106,7 @@ describe('submission outputs', () => {
     expect((await submissions.findById(id))!.outputs).toEqual(outputs);
     expect((await submissions.listInDrop(first!.dropId, 10, undefined, {}))[0].outputs).toEqual(outputs);
 
-    const retention = module.get(RetentionRepository);
+    const retention = module.get(StoredKeyReferences);
     const keys = outputs.map((o) => o.storageKey);
     expect([...(await retention.referenced([...keys, 'obj_nobody']))].sort()).toEqual([...keys].sort());
     const walked: string[] = [];

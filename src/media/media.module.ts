@@ -3,9 +3,9 @@ import { AppConfig } from '../config/config';
 import { MediaRepository } from './media.repository';
 
 /**
- * Provides MediaRepository. Program paths come from the validated config (FFMPEG_PATH, FFPROBE_PATH,
- * SOFFICE_PATH, PDFTOPPM_PATH, PDFINFO_PATH); without ConfigModule in scope the repository falls back
- * to those variables itself, then to the programs on PATH.
+ * Provides MediaRepository. Program paths come from the validated config alone (FFMPEG_PATH,
+ * FFPROBE_PATH, SOFFICE_PATH, PDFTOPPM_PATH, PDFINFO_PATH): the media layer reads no environment.
+ * Without ConfigModule in scope (unit tests, benches) the programs on PATH run.
  */
 @Module({
   providers: [

@@ -69,16 +69,16 @@ export class MediaRepository {
   private readonly documents: DocumentEngine;
 
   constructor(@Optional() @Inject(MEDIA_REPOSITORY_OPTIONS) options: MediaRepositoryOptions = {}) {
-    this.ffmpegPath = options.ffmpegPath || process.env.FFMPEG_PATH || 'ffmpeg';
-    this.ffprobePath = options.ffprobePath || process.env.FFPROBE_PATH || 'ffprobe';
+    this.ffmpegPath = options.ffmpegPath || 'ffmpeg';
+    this.ffprobePath = options.ffprobePath || 'ffprobe';
     this.timeLimitMs = options.timeLimitMs ?? MEDIA_LIMITS.timeLimitMs;
     this.maxInputPixels = options.maxInputPixels ?? MEDIA_LIMITS.maxInputPixels;
     this.documentTimeLimitMs = options.documentTimeLimitMs ?? DOCUMENT_LIMITS.timeLimitMs;
     this.documents = new DocumentEngine(
       {
-        soffice: options.sofficePath || process.env.SOFFICE_PATH || 'soffice',
-        pdftoppm: options.pdftoppmPath || process.env.PDFTOPPM_PATH || 'pdftoppm',
-        pdfinfo: options.pdfinfoPath || process.env.PDFINFO_PATH || 'pdfinfo',
+        soffice: options.sofficePath || 'soffice',
+        pdftoppm: options.pdftoppmPath || 'pdftoppm',
+        pdfinfo: options.pdfinfoPath || 'pdfinfo',
       },
       this.maxInputPixels,
     );

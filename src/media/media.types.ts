@@ -145,17 +145,17 @@ export type ProgressCallback = (percent: number) => void;
 export const MEDIA_LIMITS = { timeLimitMs: 10 * 60 * 1000, maxInputPixels: 100_000_000 } as const;
 
 export interface MediaRepositoryOptions {
-  /** Default: FFMPEG_PATH, else `ffmpeg` on PATH. */
+  /** Default: `ffmpeg` on PATH. MediaModule passes AppConfig's FFMPEG_PATH (and the other paths below). */
   ffmpegPath?: string;
-  /** Default: FFPROBE_PATH, else `ffprobe` on PATH. */
+  /** Default: `ffprobe` on PATH. */
   ffprobePath?: string;
   /** Wall-clock limit per operation, default 10 minutes. */
   timeLimitMs?: number;
   /** Largest accepted input (width × height × frames for animations; width × height for video), default 100 000 000. */
   maxInputPixels?: number;
-  /** Default: SOFFICE_PATH, else `soffice` on PATH. */
+  /** Default: `soffice` on PATH. */
   sofficePath?: string;
-  /** Default: PDFTOPPM_PATH / PDFINFO_PATH, else on PATH. */
+  /** Default: `pdftoppm` / `pdfinfo` on PATH. */
   pdftoppmPath?: string;
   pdfinfoPath?: string;
   /** Wall-clock limit of one document conversion or page render, default 2 minutes. */

@@ -6,11 +6,12 @@ import type { AppConfig } from './config/config';
 import { createRootLogger } from './logging/root-logger';
 import { reportFatal } from './process/process-lifecycle';
 import { migrateWhenReachable, startProcess } from './process/process-start';
+import { announceStart } from './process/start-summary';
 
 /** `npm start`: create the database if missing, apply migrations, then listen (WEB_CONCURRENCY processes). */
 async function main(): Promise<void> {
   const { config, lifecycle } = startProcess();
-  if (cluster.isPrimary) await migrateWhenReachable(config, lifecycle);
+  const migrated = cluster.isPrimary ? await migrateWhenReachable(config, lifecycle) : undefined;
   if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
     // The supervisor passes signals on to its API processes and waits for them (each bounded by its own lifecycle).
     lifecycle.release();
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   lifecycle.started(() => app.close());
   await app.listen(config.PORT, config.HOST);
   new Logger('Main').log({ port: config.PORT, host: config.HOST, workerInProcess: config.WORKER_IN_PROCESS === 'true' }, `Dropline API listening on ${config.HOST}:${config.PORT}`);
+  // A single process says what it did and, once ready, where to go (a cluster's API processes stay quiet).
+  if (migrated) void announceStart(config, migrated);
 }
 
 /**

@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, type DynamicModule, Injectable, Logger 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import { requestIdentity } from './request-identity';
 
 /** Start is logged by main.ts / main-worker.ts once listening; this logs the shutdown. */
@@ -39,13 +39,16 @@ export class LoggingModule {
             customAttributeKeys: { reqId: 'reqId' },
             quietReqLogger: true,
             quietResLogger: true,
-            serializers: { res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
+            // pino-http makes up an Error ("failed with status code 503") for every 5xx answered without
+            // one: its stack says nothing (a readiness 503 is an answer, not a fault), so it is left out.
+            serializers: { res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }), err: withoutMadeUpError },
             customSuccessMessage: (req, res) => `${req.method} ${urlPath(req.url)} ${res.statusCode}`,
             customErrorMessage: (req, res) => `${req.method} ${urlPath(req.url)} ${res.statusCode}`,
             // quietReqLogger leaves the request out of the line: put back what identifies it.
             customSuccessObject: (req, _res, value) => ({ ...value, ...requestIdentity(req), req: { method: req.method, url: urlPath(req.url) } }),
             customErrorObject: (req, _res, _err, value) => ({ ...value, ...requestIdentity(req), req: { method: req.method, url: urlPath(req.url) } }),
-            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+            // /readyz answering 503 (a dependency is down) is what it is for: a warning, the outage itself is logged once (OutageLog).
+            customLogLevel: (req, res, err) => (err || (res.statusCode >= 500 && !isReadiness(req)) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),
           },
         }),
       ],
@@ -63,3 +66,9 @@ export function urlPath(url: string | undefined): string {
   return (url ?? '').replace(SECRET_QUERY_PARAMS, '$1[redacted]');
 }
 const SECRET_QUERY_PARAMS = /([?&](?:sig|token)=)[^&#]*/gi;
+
+const isReadiness = (req: IncomingMessage) => urlPath(req.url).split('?')[0] === '/readyz';
+
+function withoutMadeUpError(err: Error): unknown {
+  return /^failed with status code \d+$/.test(err?.message ?? '') ? undefined : pino.stdSerializers.err(err);
+}

@@ -22,6 +22,12 @@ export function createRootLogger(settings: LogSettings, fd: 1 | 2 = 1, stream?: 
     messageKey: 'msg',
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    hooks: {
+      logMethod(args, method, level) {
+        if (level === pino.levels.values.info && isNestBootChatter(args[0])) return this.debug(...args);
+        return method.apply(this, args);
+      },
+    },
   };
   if (stream) return pino(options, stream);
   const dest = settings.LOG_FILE || fd;
@@ -30,6 +36,17 @@ export function createRootLogger(settings: LogSettings, fd: 1 | 2 = 1, stream?: 
       ? pretty({ destination: dest, mkdir: true, sync: true, translateTime: 'SYS:HH:MM:ss.l' })
       : pino.destination({ dest, mkdir: true, sync: true });
   return pino(options, destination);
+}
+
+/**
+ * Nest's own start-up lines — every route mapped, every module initialised, "successfully started"
+ * — go to debug: the first start reads as the few lines main.ts writes (where the service is, what
+ * it did, whether it is ready), and "started" is not claimed while a dependency is down.
+ */
+const NEST_BOOT_CONTEXTS = new Set(['RoutesResolver', 'RouterExplorer', 'InstanceLoader', 'NestFactory', 'NestApplication']);
+function isNestBootChatter(first: unknown): boolean {
+  const context = (first as { context?: unknown } | null)?.context;
+  return typeof context === 'string' && NEST_BOOT_CONTEXTS.has(context);
 }
 
 /** For the lines written before (or without) the validated config: start-up failures, the CLI. */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type AppConfig, loadConfig } from '../config/config';
-import { migrate } from '../database/migrations/migrate';
+import { migrate, type MigrationReport } from '../database/migrations/migrate';
 import { logFatalErrors } from '../logging/fatal-errors';
 import { logProcessWarnings } from '../logging/process-warnings';
 import { createRootLogger, nestLoggerOver } from '../logging/root-logger';
@@ -27,6 +27,6 @@ export function startProcess(): { config: AppConfig; lifecycle: ProcessLifecycle
 }
 
 /** Applies the migrations, waiting for Postgres while it is away (saying so once, with DATABASE_URL's address, not a stack). */
-export function migrateWhenReachable(config: AppConfig, lifecycle: ProcessLifecycle): Promise<void> {
+export function migrateWhenReachable(config: AppConfig, lifecycle: ProcessLifecycle): Promise<MigrationReport> {
   return lifecycle.untilReachable(OutageLog.of('Postgres', 'DATABASE_URL', config.DATABASE_URL), () => migrate(config.DATABASE_URL));
 }

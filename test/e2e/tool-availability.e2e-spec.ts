@@ -85,7 +85,7 @@ describe('tools whose programs are missing', () => {
     const { id } = (await sent.json()).submission;
     const submission = (await owner.client.GET('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } })).data!.submission;
     expect(submission).toMatchObject({ status: 'ready', processingError: { code: 'tool_unavailable' } });
-    expect(submission.processingError.message).toMatch(/audio-compress is unavailable on this server: ffmpeg is missing.*The file is kept as sent\.$/);
+    expect(submission.processingError?.message).toMatch(/audio-compress is unavailable on this server: ffmpeg is missing.*The file is kept as sent\.$/);
     expect(await creditBalance(owner.client)).toBe(20);
   });
 

@@ -540,7 +540,14 @@ export type paths = {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The headers of a file behind a signed URL
+         * @description `GET` without the body, for the same signed URL: the size (`Content-Length`), type, file name,
+         *     `ETag` and `Last-Modified` of a file before downloading it, or whether a link still works.
+         *     Checked and answered as `GET` is (conditional requests included); an error has its status
+         *     only, a HEAD answer carries no body. No bearer token: the signature is the credential.
+         */
+        head: operations["headFile"];
         patch?: never;
         trace?: never;
     };
@@ -4851,6 +4858,90 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    headFile: {
+        parameters: {
+            query: {
+                /**
+                 * @description Unix time in seconds after which the URL stops working.
+                 * @example 4102444800
+                 */
+                expires: number;
+                /**
+                 * @description File name sent in Content-Disposition.
+                 * @example photo.jpg
+                 */
+                name: string;
+                /**
+                 * @description Base64url HMAC-SHA256 signature.
+                 * @example AAAA
+                 */
+                sig: string;
+                /**
+                 * @description The file's sniffed media type, sent as Content-Type (signed like the rest).
+                 * @example image/png
+                 */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Opaque storage key, as issued in a signed URL.
+                 * @example obj_0000000000000000000000
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers of the whole file, as `GET` sends them. */
+            200: {
+                headers: {
+                    /** @description The file's size in bytes. */
+                    "Content-Length"?: number;
+                    "Content-Disposition"?: string;
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified — the `If-None-Match` ETag or the `If-Modified-Since` date still matches. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: a parameter breaks the schema (a URL without its signature). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_signature`: the URL was altered; `url_expired`: the URL has expired; `quarantined`: the file was found infected. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no such file (or S3 storage, whose URLs point at the store). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `output_expired`: the job's output was removed by retention. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

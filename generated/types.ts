@@ -101,7 +101,7 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryEnvelope = components['schemas']['WebhookDeliveryEnvelope'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 
-export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listTemplates' | 'createTemplate' | 'getTemplate' | 'updateTemplate' | 'deleteTemplate' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
+export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'headFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listTemplates' | 'createTemplate' | 'getTemplate' | 'updateTemplate' | 'deleteTemplate' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
 
 export interface OperationInfo {
   operationId: OperationId;
@@ -283,6 +283,13 @@ export const OPERATIONS: readonly OperationInfo[] = [
   {
     "operationId": "downloadFile",
     "method": "GET",
+    "path": "/v1/files/{key}",
+    "scope": null,
+    "public": true
+  },
+  {
+    "operationId": "headFile",
+    "method": "HEAD",
     "path": "/v1/files/{key}",
     "scope": null,
     "public": true

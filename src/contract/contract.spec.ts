@@ -17,7 +17,9 @@ describe('Contract', () => {
   it('rejects unknown fields and bad values in drop bodies', () => {
     const body = contract.operation('createDrop').body!;
     expect(body({ name: 'ok' })).toBe(true);
-    expect(body({ name: 'ok', emoji: 'x' })).toBe(false);
+    expect(body({ name: 'ok', emoji: '✿', accentColor: '#3366FF' })).toBe(true);
+    expect(body({ name: 'ok', isActive: false })).toBe(false); // set through PATCH only
+    expect(body({ name: 'ok', accentColor: 'blue' })).toBe(false);
     expect(body({ name: '' })).toBe(false);
     expect(body({ name: 'ok', slug: 'A_B' })).toBe(false);
     expect(body({ name: 'ok', autoConvertTo: 'bmp' })).toBe(false);

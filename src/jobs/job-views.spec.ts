@@ -62,7 +62,7 @@ describe('toJobView: result.outputs', () => {
 
   it('a tool that wrote no file: no URL, no format or size, outputs {}, its details in the result', () => {
     const view = toJobView({ ...base, tool: 'video-thumbnail', result: { details: { placeholder: 'x' } } });
-    expect(view.result).toEqual({ status: 'converted', outputFormat: null, downloadUrl: null, expiredAt: null, outputSize: null, outputs: {}, placeholder: 'x' });
+    expect(view.result).toEqual({ status: 'done', outputFormat: null, downloadUrl: null, expiredAt: null, outputSize: null, outputs: {}, placeholder: 'x' });
   });
 
   it('a file-writing job read without its signed URL shows no result (as before)', () => {

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpStatus, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Head, HttpStatus, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { servedContentType } from '../common/file-sniffer';
@@ -10,7 +10,7 @@ import { StorageTombstonesRepository } from './storage-tombstones.repository';
 import { STORAGE, type StorageDriver } from './storage.driver';
 
 /**
- * `GET /v1/files/{key}`: serves the local driver's signed download URLs. Public: the signature is
+ * `GET /v1/files/{key}` (and HEAD): serves the local driver's signed download URLs. Public: the signature is
  * the credential. With S3 storage clients download from the store, so every key is 404 here.
  * `reply.sendFile` (@fastify/static) answers Range, If-Range, conditional GET and HEAD; a range
  * past the end becomes the 416 envelope in the global filter.
@@ -22,6 +22,13 @@ export class FilesController {
     private readonly signer: DownloadUrlSigner,
     private readonly tombstones: StorageTombstonesRepository,
   ) {}
+
+  /** GET without the body: declared before GET, or Fastify would have made a HEAD route of its own for it. */
+  @Head(':key')
+  @Operation('headFile')
+  head(@Param('key') key: string, @Query() query: QueryOf<'headFile'>, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.download(key, query, reply);
+  }
 
   @Get(':key')
   @Operation('downloadFile')

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { contractFetch } from '../support/contract-check';
 import { makePng, serveFiles } from '../support/media-fixtures';
 import { tus, tusMetadata } from '../support/tus';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
@@ -66,6 +67,28 @@ describe('a newcomer does not trip', () => {
     if (!data || !('job' in data)) throw new Error('no job in the 200');
     expect(data.job.state).toBe('completed');
     expect(data).toMatchObject({ id: data.job.id, state: 'completed', statusUrl: `/v1/jobs/${data.job.id}` });
+  });
+
+  it('HEAD /v1/files/{key} is an operation of the contract: the headers of a signed URL without the body', async () => {
+    const { data } = await tenant.client.POST('/v1/jobs', {
+      body: { tool: 'image-resize', input: { url: files.url('photo.png') }, options: { width: 16 } },
+      headers: { Prefer: 'wait=60' },
+    });
+    if (!data || !('job' in data)) throw new Error('no job in the 200');
+    const contract = await (await fetch(`${t.baseUrl}/openapi.json`)).json();
+    expect(contract.paths['/v1/files/{key}'].head).toMatchObject({ operationId: 'headFile', security: [] });
+    const url = data.job.result!.downloadUrl!;
+    const get = await contractFetch(url);
+    const size = (await get.arrayBuffer()).byteLength;
+    const head = await contractFetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(size);
+    expect(head.headers.get('content-disposition')).toBe(get.headers.get('content-disposition'));
+    expect(head.headers.get('content-type')).toBe('image/png');
+    expect(await head.text()).toBe('');
+    const altered = new URL(url);
+    altered.searchParams.set('sig', 'A'.repeat(43));
+    expect((await contractFetch(altered, { method: 'HEAD' })).status).toBe(403);
   });
 
   it('a pipeline: one file name per step, logged under its own id, counted once in dropline_jobs_total', async () => {

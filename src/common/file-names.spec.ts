@@ -6,6 +6,9 @@ describe('file names', () => {
   it.each([
     ['photo\u202Egnp.exe', 'photognp.exe'],
     ['\u2066a\u2069\u200Eb\u200F\u061C.txt', 'ab.txt'],
+    ['\uFEFFin\u200Bvo\u200Cice\u200D\u2060.pdf', 'invoice.pdf'],
+    ['\u200B\u200C\u200D\u2060\uFEFF', 'file'],
+    ['report\u200B.pdf\uFEFF', 'report.pdf'],
     ['../../etc/passwd', 'passwd'],
     ['C:\\Users\\x\\report.pdf', 'report.pdf'],
     ['...hidden', 'hidden'],
@@ -27,6 +30,8 @@ describe('file names', () => {
 
   it('the names sent back follow the same rules', () => {
     expect(safeFileName('photo\u202Egnp.exe')).toBe('photognp.exe');
+    // Names stored before the zero-width rule are sent back without them.
+    expect(safeFileName('pay\u200Bslip\uFEFF.pdf')).toBe('payslip.pdf');
     expect(safeFileName(`${'é'.repeat(300)}.jpeg`)).toBe(`${'é'.repeat(250)}.jpeg`);
   });
 });

@@ -9,10 +9,13 @@ export const MAX_FILE_NAME_LENGTH = 255;
 const MAX_EXTENSION_LENGTH = 16;
 
 /**
- * Bidirectional controls (embeddings, overrides, isolates, marks): `photo\u202Egnp.exe` displays
- * as `photoexe.png`. Removed, not replaced: nothing of them should show.
+ * Characters that change how a name reads without showing: bidirectional controls (embeddings,
+ * overrides, isolates, marks: `photo\u202Egnp.exe` displays as `photoexe.png`) and zero-width
+ * ones (space, non-joiner, joiner, word joiner, BOM: `invoice\u200B.pdf` looks like a name it is
+ * not). Removed, not replaced: nothing of them should show. An emoji sequence joined by U+200D
+ * falls apart into its emoji, which is the price of the rule.
  */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
 /** A surrogate without its pair (not Unicode, and not encodable in a header). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -27,9 +30,9 @@ export function sanitizeFileName(name: string | undefined): string {
   return cutFileName(clean || 'file');
 }
 
-/** Bidi controls removed and lone surrogates replaced by U+FFFD. */
+/** Bidi controls and zero-width characters removed, lone surrogates replaced by U+FFFD. */
 export function withoutInvisibleTricks(name: string): string {
-  return name.replace(BIDI_CONTROLS, '').replace(LONE_SURROGATE, '\uFFFD');
+  return name.replace(INVISIBLE, '').replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** At most `max` code points (never half a surrogate pair), keeping an extension of up to 16 characters. */

@@ -72,6 +72,25 @@ describe('file names and served types', () => {
     expect(headers.get('content-disposition')).not.toMatch(BIDI_ENCODED);
   });
 
+  it('zero-width characters (U+200B–U+200D, U+2060, U+FEFF) are removed on every intake: multipart and tus to a drop, POST /v1/uploads', async () => {
+    const disguised = '\uFEFFpay\u200Bslip\u200C\u200D\u2060.p\u200Bng';
+    const { submission, headers } = await sendAndDownload(disguised, await png());
+    expect(submission.fileName).toBe('payslip.png');
+    expect(headers.get('content-disposition')).toBe(`attachment; filename="payslip.png"; filename*=UTF-8''payslip.png`);
+
+    const file = await png();
+    const created = await tusCreate(`${t.baseUrl}/v1/public/drops/${slug}/tus`, file.length, { filename: disguised });
+    const done = await tusPatch(created.location, 0, file);
+    expect(done.status).toBe(204);
+    expect((await ownerView(done.headers.get('dropline-submission-id')!)).submission.fileName).toBe('payslip.png');
+
+    const fd = new FormData();
+    fd.append('file', new Blob([new Uint8Array(file)], { type: 'image/png' }), disguised);
+    const uploaded = await fetch(`${t.baseUrl}/v1/uploads`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: fd });
+    expect(uploaded.status).toBe(201);
+    expect((await uploaded.json()).upload.fileName).toBe('payslip.png');
+  });
+
   it.each([
     ['ASCII', 'a'],
     ['accented', 'é'],

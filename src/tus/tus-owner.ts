@@ -1,4 +1,4 @@
-import { DataStore, type Upload } from '@tus/utils';
+import { DataStore, Upload } from '@tus/utils';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 import { tusError } from './tus-bridge';
@@ -41,6 +41,16 @@ export function ownedMetadata(metadata: Upload['metadata'], owner: TusOwner): No
 }
 
 /**
+ * The upload as its client knows it: HEAD echoes `metadata` as `Upload-Metadata`, and the owner is
+ * the server's (it would show the internal drop or account id). A copy: the store may cache the
+ * record it returned, and the owner must stay in it.
+ */
+function withoutOwner(upload: Upload): Upload {
+  const { [OWNER_KEY]: _owner, ...client } = upload.metadata ?? {};
+  return new Upload({ ...upload, metadata: Object.keys(client).length > 0 ? client : undefined });
+}
+
+/**
  * A tus DataStore that shows an endpoint only the uploads it created for the request's drop or
  * account: every HEAD, PATCH and DELETE starts with `getUpload` (DELETE then `remove`), and an
  * upload whose recorded owner differs — another drop, another account, the other endpoint, or a
@@ -60,7 +70,7 @@ export class OwnedStore extends DataStore {
     // @tus/server answers a store's `{status_code, body}` rejection as is (the JSON envelope).
     // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (upload.metadata?.[OWNER_KEY] !== this.owner()) throw tusError(ApiError.notFound('Upload'));
-    return upload;
+    return withoutOwner(upload);
   }
 
   /**

@@ -250,4 +250,31 @@ describe('tus uploads belong to the endpoint that created them', () => {
     expect(zip.includes('invoice (2).png')).toBe(true);
     expect(zip.includes('.html')).toBe(false);
   });
+
+  it('HEAD echoes only the metadata the client sent, never the owner the server recorded, on both endpoints; the upload still finishes', async () => {
+    const parsed = (header: string | null) =>
+      Object.fromEntries((header ?? '').split(',').map((pair) => [pair.split(' ')[0], Buffer.from(pair.split(' ')[1] ?? '', 'base64').toString('utf8')]));
+    const image = await png(32, 32);
+    const slug = await createDrop(owner);
+    const sent = { filename: 'photo.png', senderName: 'Ada' };
+    const viaDrop = await tusCreate(dropTus(slug), image.length, sent);
+    expect(viaDrop.status).toBe(201);
+    const viaKey = await tusCreate(uploadsTus(), image.length, { filename: 'upload.png' }, bearer(owner));
+    expect(viaKey.status).toBe(201);
+
+    const dropHead = await tus(viaDrop.location, 'HEAD');
+    expect(dropHead.status).toBe(200);
+    expect(parsed(dropHead.headers.get('upload-metadata'))).toEqual(sent);
+    const keyHead = await tus(viaKey.location, 'HEAD', bearer(owner));
+    expect(keyHead.status).toBe(200);
+    expect(parsed(keyHead.headers.get('upload-metadata'))).toEqual({ filename: 'upload.png' });
+    for (const head of [dropHead, keyHead]) expect(head.headers.get('upload-metadata')).not.toMatch(/owner|drp_|acc_/);
+
+    // The owner stays recorded: the uploads finish where they began, and still nowhere else.
+    expect((await tus(viaDrop.location.replace(slug, await createDrop(owner)), 'HEAD')).status).toBe(404);
+    const finished = await tusPatch(viaDrop.location, 0, image);
+    expect(finished.status).toBe(204);
+    expect(finished.headers.get('dropline-submission-id')).toMatch(/^sub_/);
+    expect((await tusPatch(viaKey.location, 0, image, bearer(owner))).status).toBe(204);
+  });
 });

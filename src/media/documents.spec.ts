@@ -109,7 +109,8 @@ describe('renderPdfPage', () => {
     expect(refused.message).toBe('The PDF has 10000 pages, which exceeds the limit of 2000.');
 
     const huge = await file('huge.pdf', makePdf(1, { width: 14_400, height: 14_400 }));
-    await mediaError(repo.renderPdfPage(huge, out, { page: 1, format: 'png', dpi: 600 }), 'unsupported_input');
+    const tooBig = await mediaError(repo.renderPdfPage(huge, out, { page: 1, format: 'png', dpi: 600 }), 'invalid_option');
+    expect(tooBig.message).toBe('Page 1 would be 120000×120000 pixels (14400 megapixels), which exceeds the limit of 100 megapixels.');
     expect(await readdir(out)).toEqual([]);
   });
 

@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import type { Deadline } from './deadline';
-import { formatMegapixels, MediaError } from './media.errors';
+import { MediaError } from './media.errors';
+import { checkPlannedOutput } from './output-size';
 import { DOCUMENT_LIMITS, type MediaOutput, type OfficeFormat, type ProbeResult, type RenderPdfPageOptions } from './media.types';
 import { runProcessGroup } from './process-group';
 import { checkZippedDocument } from './zip-check';
@@ -152,12 +153,8 @@ export class DocumentEngine {
     const size = opts.width
       ? { width: opts.width, height: Math.ceil((opts.width * box.height) / box.width) }
       : { width: Math.ceil((box.width * dpi) / 72), height: Math.ceil((box.height * dpi) / 72) };
-    if (size.width * size.height > this.maxOutputPixels) {
-      throw new MediaError(
-        'unsupported_input',
-        `Page ${opts.page} would render at ${size.width}×${size.height} pixels, which exceeds the limit of ${formatMegapixels(this.maxOutputPixels)}.`,
-      );
-    }
+    // pdftoppm (and sharp for webp) allocate the whole page: a smaller dpi or width would do.
+    checkPlannedOutput(`Page ${opts.page}`, size, this.maxOutputPixels, { format: opts.format });
     const work = join(dirname(out), `.pdftoppm-${randomBytes(6).toString('hex')}`);
     try {
       await mkdir(work, { recursive: true });

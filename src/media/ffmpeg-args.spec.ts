@@ -1,3 +1,4 @@
+import { checkPlannedOutput, scaledFrame } from './output-size';
 import {
   allowedDemuxer,
   audioOutputPlan,
@@ -112,8 +113,10 @@ describe('parsing', () => {
 });
 
 describe('storyboardGeometry', () => {
+  const MP100 = 100_000_000;
+
   it('a tile per interval, the height keeping the aspect ratio (even)', () => {
-    expect(storyboardGeometry(12, { width: 1920, height: 1080 }, { interval: 5, columns: 5, width: 160 })).toEqual({
+    expect(storyboardGeometry(12, { width: 1920, height: 1080 }, { interval: 5, columns: 5, width: 160 }, MP100)).toEqual({
       interval: 5,
       tiles: 3,
       columns: 3,
@@ -124,7 +127,7 @@ describe('storyboardGeometry', () => {
   });
 
   it('widens the interval past STORYBOARD_MAX_TILES tiles', () => {
-    const g = storyboardGeometry(3600, { width: 1280, height: 720 }, { interval: 1, columns: 10, width: 160 });
+    const g = storyboardGeometry(3600, { width: 1280, height: 720 }, { interval: 1, columns: 10, width: 160 }, MP100);
     expect(g.tiles).toBe(STORYBOARD_MAX_TILES);
     expect(g.interval).toBe(36);
     expect(g.rows).toBe(10);
@@ -132,9 +135,48 @@ describe('storyboardGeometry', () => {
 
   it('keeps the sprite within STORYBOARD_MAX_SIDE pixels tall', () => {
     // A portrait video in one column: 480 × 854 tiles, 18 of them fill 15 372 pixels.
-    const g = storyboardGeometry(600, { width: 1080, height: 1920 }, { interval: 1, columns: 1, width: 480 });
+    const g = storyboardGeometry(600, { width: 1080, height: 1920 }, { interval: 1, columns: 1, width: 480 }, MP100);
     expect(g.rows * g.tileHeight).toBeLessThanOrEqual(STORYBOARD_MAX_SIDE);
     expect(g.tiles).toBe(18);
     expect(g.tiles * g.interval).toBeGreaterThanOrEqual(600);
+  });
+
+  it('refuses, before ffmpeg runs, a tile taller than STORYBOARD_MAX_SIDE or over the pixel limit, naming its size', () => {
+    // 2×1600 at 480 wide: one 480×384 000 tile (184 megapixels): ffmpeg would allocate ~2 GB for it.
+    expect(() => storyboardGeometry(3, { width: 2, height: 1600 }, { interval: 0.5, columns: 1, width: 480 }, MP100)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_option',
+        message: 'One row of 1 tile of 480×384000 would be 480×384000 pixels (184.3 megapixels), which exceeds the limit of 100 megapixels.',
+      }),
+    );
+    // Within the pixels but taller than the sprite may be: 32×25 600 (0.8 megapixels).
+    expect(() => storyboardGeometry(3, { width: 2, height: 1600 }, { interval: 0.5, columns: 1, width: 32 }, MP100)).toThrow(
+      expect.objectContaining({ code: 'invalid_option', message: 'One row of 1 tile of 32×25600 would be 32×25600 pixels, more than the limit of 16000 pixels on a side.' }),
+    );
+    // A full row of 20 tall tiles over the limit (a 2-second video fits 4 of them in one row: allowed).
+    expect(() => storyboardGeometry(600, { width: 100, height: 3000 }, { interval: 1, columns: 20, width: 480 }, MP100)).toThrow(
+      expect.objectContaining({ code: 'invalid_option', message: expect.stringContaining('One row of 20 tiles of 480×14400 would be 9600×14400 pixels (138.2 megapixels)') }),
+    );
+    expect(storyboardGeometry(2, { width: 100, height: 3000 }, { interval: 0.5, columns: 20, width: 480 }, MP100)).toMatchObject({ tiles: 4, columns: 4, rows: 1 });
+  });
+
+  it('keeps the whole sprite within the pixel limit: fewer tiles, a wider interval', () => {
+    // 20 columns of 480×2700 tiles (a 16:90 video): 5 rows would fit 16 000 pixels tall but make 130 megapixels.
+    const g = storyboardGeometry(600, { width: 160, height: 900 }, { interval: 1, columns: 20, width: 480 }, MP100);
+    expect(g).toMatchObject({ tileWidth: 480, tileHeight: 2700, columns: 20, rows: 3, tiles: 60, interval: 10 });
+    expect(g.columns * g.tileWidth * g.rows * g.tileHeight).toBeLessThanOrEqual(MP100);
+  });
+});
+
+describe('checkPlannedOutput', () => {
+  it('names the planned size; an encoder side limit counts as well', () => {
+    expect(() => checkPlannedOutput('The frame', scaledFrame({ width: 2, height: 1600 }, 480), 100_000_000)).toThrow(
+      expect.objectContaining({ code: 'invalid_option', message: 'The frame would be 480×384000 pixels (184.3 megapixels), which exceeds the limit of 100 megapixels.' }),
+    );
+    expect(() => checkPlannedOutput('The frame', { width: 400, height: 20_000 }, 100_000_000, { format: 'webp' })).toThrow(
+      expect.objectContaining({ code: 'invalid_option', message: 'The frame would be 400×20000 pixels, more than the limit of 16383 pixels on a side.' }),
+    );
+    expect(() => checkPlannedOutput('The frame', { width: 400, height: 20_000 }, 100_000_000, { format: 'png' })).not.toThrow();
+    expect(() => checkPlannedOutput('The output', { width: 1000, height: 1000 }, 100_000_000, { frames: 120 })).toThrow(/1000×1000 × 120 frames pixels \(120 megapixels\)/);
   });
 });

@@ -1,4 +1,5 @@
 import { MediaError } from './media.errors';
+import { checkPlannedOutput, scaledFrame } from './output-size';
 import type { AudioFormat, TranscodeAudioOptions, TranscodeVideoOptions, VideoFormat, VideoQuality } from './media.types';
 
 /**
@@ -215,12 +216,26 @@ export interface StoryboardGeometry {
 /**
  * The storyboard's layout for a video of `duration` seconds and `width`×`height` pixels: one tile
  * every `interval` seconds from 0, widened so that there are at most STORYBOARD_MAX_TILES and the
- * sprite stays within STORYBOARD_MAX_SIDE pixels tall.
+ * sprite stays within STORYBOARD_MAX_SIDE pixels tall and `maxPixels` in all (ffmpeg's tile filter
+ * allocates the whole sprite). When not even one row of tiles fits, `invalid_option` naming its size:
+ * this is checked before ffmpeg runs.
  */
-export function storyboardGeometry(duration: number, video: { width: number; height: number }, opts: { interval: number; columns: number; width: number }): StoryboardGeometry {
-  const tileWidth = opts.width;
-  const tileHeight = Math.max(2, Math.round((tileWidth * video.height) / video.width / 2) * 2);
-  const maxTiles = Math.max(1, Math.min(STORYBOARD_MAX_TILES, opts.columns * Math.floor(STORYBOARD_MAX_SIDE / tileHeight)));
+export function storyboardGeometry(
+  duration: number,
+  video: { width: number; height: number },
+  opts: { interval: number; columns: number; width: number },
+  maxPixels: number,
+): StoryboardGeometry {
+  const { width: tileWidth, height: tileHeight } = scaledFrame(video, opts.width);
+  const row = { width: tileWidth * opts.columns, height: tileHeight };
+  const tilesAtMost = Math.max(1, Math.ceil(duration / opts.interval));
+  const inFirstRow = Math.min(opts.columns, tilesAtMost);
+  const firstRow = { width: tileWidth * inFirstRow, height: tileHeight };
+  checkPlannedOutput(`One row of ${inFirstRow} tile${inFirstRow === 1 ? '' : 's'} of ${tileWidth}×${tileHeight}`, firstRow, maxPixels, { maxSide: STORYBOARD_MAX_SIDE });
+  const maxRows = Math.floor(Math.min(STORYBOARD_MAX_SIDE / tileHeight, maxPixels / (row.width * row.height)));
+  // Not even one full row fits, but the few tiles this video has do (checked above): one row of them.
+  const fitting = maxRows >= 1 ? opts.columns * maxRows : Math.floor(maxPixels / (tileWidth * tileHeight));
+  const maxTiles = Math.max(1, Math.min(STORYBOARD_MAX_TILES, fitting));
   let interval = opts.interval;
   if (Math.ceil(duration / interval) > maxTiles) interval = Math.ceil((duration / maxTiles) * 1000) / 1000;
   const tiles = Math.max(1, Math.min(maxTiles, Math.ceil(duration / interval)));

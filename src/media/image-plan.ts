@@ -1,5 +1,8 @@
 import { formatMegapixels, MediaError } from './media.errors';
 import { IMAGE_FORMATS, type ImageFormat, type TransformImageOptions } from './media.types';
+import { checkPlannedOutput, type Size } from './output-size';
+
+export type { Size };
 
 /** Pure decisions for image transforms (formats, target size, encoder options). No sharp here. */
 
@@ -29,11 +32,6 @@ export function keepsAnimation(inputFormat: string, pages: number | undefined, o
   return (pages ?? 1) > 1 && ['gif', 'webp'].includes(inputFormat) && ['gif', 'webp'].includes(output);
 }
 
-export interface Size {
-  width: number;
-  height: number;
-}
-
 /** The output size sharp will produce (fit `inside`, or `fill` when the aspect ratio is not kept). */
 export function targetSize(input: Size, opts: TransformImageOptions): Size {
   const { width, height } = opts;
@@ -53,15 +51,28 @@ export function targetSize(input: Size, opts: TransformImageOptions): Size {
   return { width: Math.max(1, Math.round((input.width * height!) / input.height)), height: height! };
 }
 
-/** Refuses work above the pixel limit, for input (decompression bombs) and for requested output alike. */
-export function checkPixels(what: 'image' | 'output', size: Size, frames: number, limit: number): void {
+/**
+ * The thumbnail sharp will write: `width`×`height` when both are given (fit `inside` keeps the
+ * aspect ratio and never enlarges), else the other side in proportion (fit `inside`: not past the input).
+ */
+export function thumbnailSize(input: Size, opts: { width?: number; height?: number; fit?: string }): Size {
+  const { width, height } = opts;
+  const inside = (opts.fit ?? 'cover') === 'inside';
+  const size = width !== undefined && height !== undefined && !inside ? { width, height } : targetSize(input, { width, height });
+  if (!inside || size.width <= input.width) return size;
+  return input;
+}
+
+/**
+ * Refuses work above the pixel limit: an input (decompression bomb) as `unsupported_input`, a
+ * requested output (in `format`) as `invalid_option` (checkPlannedOutput).
+ */
+export function checkPixels(what: 'image' | 'output', size: Size, frames: number, limit: number, format?: string): void {
+  if (what === 'output') return checkPlannedOutput('The output', size, limit, { frames, format });
   const pixels = size.width * size.height * frames;
   if (pixels <= limit) return;
   const dims = `${size.width}×${size.height}${frames > 1 ? ` × ${frames} frames` : ''}`;
-  if (what === 'image') {
-    throw new MediaError('unsupported_input', `The image is ${dims} pixels, which exceeds the limit of ${formatMegapixels(limit)}.`);
-  }
-  throw new MediaError('processing_failed', `The requested output of ${dims} pixels exceeds the limit of ${formatMegapixels(limit)}.`);
+  throw new MediaError('unsupported_input', `The image is ${dims} pixels, which exceeds the limit of ${formatMegapixels(limit)}.`);
 }
 
 export function checkQuality(quality: number | undefined): number {

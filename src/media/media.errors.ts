@@ -1,4 +1,4 @@
-/** `invalid_option`: an option the input cannot honour, known only once it is read (a page past the last). */
+/** `invalid_option`: an option the input cannot honour, known only once it is read (a page past the last; a width that makes an output over the pixel limit). */
 /** `canceled`: the run was stopped (its job canceled, or another run took it over); nobody reads its result. */
 export type MediaErrorCode = 'unsupported_input' | 'processing_failed' | 'timeout' | 'invalid_option' | 'canceled';
 

@@ -17,6 +17,7 @@ let dir: string;
 let clip: string; // 2 s, 160×120 testsrc
 let fade: string; // 1 s black, then 2 s of testsrc
 let heavy: string; // 10 s, 1280×720 busy pattern
+let tall: string; // 3 s, 2×1600: a few KB that scale to gigantic frames
 
 async function outDir(name: string): Promise<string> {
   return mkdtemp(join(dir, `${name}-`));
@@ -53,7 +54,9 @@ beforeAll(async () => {
   clip = join(dir, 'clip.mp4');
   fade = join(dir, 'fade.mp4');
   heavy = join(dir, 'heavy.mp4');
+  tall = join(dir, 'tall.mp4');
   await Promise.all([
+    makeVideo(tall, 3, { size: '2x1600', audio: false }),
     makeVideo(clip, 2, { audio: false }),
     run(FFMPEG, [
       ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=black:size=160x120:rate=25:duration=1[a];testsrc=size=160x120:rate=25:duration=2[b];[a][b]concat=n=2:v=1:a=0'],
@@ -142,4 +145,28 @@ describe('MediaRepository.videoStoryboard', () => {
       jest.useRealTimers();
     }
   }, 120_000);
+});
+
+describe('planned output sizes, checked before ffmpeg runs', () => {
+  // ffprobe runs (the size comes from it); an ffmpeg that does not exist shows that none was started.
+  const noFfmpeg = new MediaRepository({ ffmpegPath: join(tmpdir(), 'no-such-ffmpeg') });
+
+  it('a storyboard whose one tile is 480×384 000 is invalid_option naming the size; nothing is written', async () => {
+    const out = await outDir('tall-board');
+    const err = await mediaError(noFfmpeg.videoStoryboard(tall, out, { interval: 0.5, columns: 1, width: 480, format: 'jpeg' }));
+    expect(err).toMatchObject({
+      code: 'invalid_option',
+      message: 'One row of 1 tile of 480×384000 would be 480×384000 pixels (184.3 megapixels), which exceeds the limit of 100 megapixels.',
+    });
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it('a thumbnail 480 wide of a 2×1600 video is invalid_option; a narrow one is made', async () => {
+    const out = await outDir('tall-frame');
+    const err = await mediaError(noFfmpeg.videoFrame(tall, out, { at: 1, width: 480, format: 'webp' }));
+    expect(err).toMatchObject({ code: 'invalid_option', message: 'The frame would be 480×384000 pixels (184.3 megapixels), which exceeds the limit of 100 megapixels.' });
+    expect(await readdir(out)).toEqual([]);
+    const narrow = await repo.videoFrame(tall, out, { at: 1, width: 16, format: 'png' });
+    expect(narrow).toMatchObject({ width: 16, height: 12800 });
+  });
 });

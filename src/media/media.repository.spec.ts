@@ -78,8 +78,8 @@ describe('transformImage: image-resize', () => {
   it('refuses a requested output above the pixel limit before doing any work', async () => {
     const small = new MediaRepository({ maxInputPixels: 1_000_000 });
     const out = await outDir('huge-out');
-    const err = await expectMediaError(small.transformImage(png, out, { width: 5000 }), 'processing_failed');
-    expect(err.message).toContain('1 megapixels');
+    const err = await expectMediaError(small.transformImage(png, out, { width: 5000 }), 'invalid_option');
+    expect(err.message).toMatch(/^The output would be 5000×\d+ pixels \([\d.]+ megapixels\), which exceeds the limit of 1 megapixels\.$/);
     expect(await readdir(out)).toEqual([]);
   });
 });

@@ -22,9 +22,21 @@ import {
   videoOutputPlan,
 } from './ffmpeg-args';
 import { type AvInfo, parseFfprobe } from './ffprobe-data';
-import { checkPixels, checkQuality, classifySharpError, encoderOptions, imageFormatName, isAcceptedImage, keepsAnimation, outputFormatFor, targetSize } from './image-plan';
+import {
+  checkPixels,
+  checkQuality,
+  classifySharpError,
+  encoderOptions,
+  imageFormatName,
+  isAcceptedImage,
+  keepsAnimation,
+  outputFormatFor,
+  targetSize,
+  thumbnailSize,
+} from './image-plan';
 import { formatMegapixels, MediaError, toMediaError } from './media.errors';
 import { avInfo, documentInfo, imageInfo } from './media-info';
+import { checkPlannedOutput, scaledFrame } from './output-size';
 import { decodePcm } from './pcm-stream';
 import { drawWaveform, PEAK_BLOCKS, PeakAccumulator, waveformJson } from './waveform';
 import {
@@ -169,7 +181,7 @@ export class MediaRepository {
       const frames = animated ? (meta.pages ?? 1) : 1;
       const inSize = { width: meta.width, height: meta.height };
       checkPixels('image', inSize, frames, this.maxInputPixels);
-      checkPixels('output', targetSize(inSize, opts), frames, this.maxInputPixels);
+      checkPixels('output', targetSize(inSize, opts), frames, this.maxInputPixels, format);
 
       out = await outputPath(outDir, format === 'jpeg' ? 'jpg' : format, abs);
       // libvips counts its timeout in whole seconds.
@@ -203,6 +215,7 @@ export class MediaRepository {
       if (!isAcceptedImage(meta.format)) throw new MediaError('unsupported_input', `Images in ${meta.format.toUpperCase()} format are not supported.`);
       if (opts.width === undefined && opts.height === undefined) throw new MediaError('processing_failed', 'Give width or height.');
       checkPixels('image', meta, 1, this.maxInputPixels);
+      checkPixels('output', thumbnailSize(meta, opts), 1, this.maxInputPixels, opts.format);
       const fit = opts.fit ?? 'cover';
       const position = { attention: sharp.strategy.attention, entropy: sharp.strategy.entropy, center: 'centre' }[opts.position ?? 'attention'];
       const jpeg = opts.format === 'jpeg';
@@ -263,6 +276,7 @@ export class MediaRepository {
       if (opts.format === 'png') {
         const width = points;
         const height = opts.height ?? 280;
+        checkPlannedOutput('The waveform', { width, height }, this.maxInputPixels);
         out = await outputPath(outDir, 'png', abs);
         const raster = drawWaveform(peaks.finish(width), height, opts.color ?? '#3a7bd5');
         const written = await sharp(raster, { raw: { width, height, channels: 4 } })
@@ -306,6 +320,8 @@ export class MediaRepository {
     return this.fromVideo(input, outDir, opts.format, async (abs, info, png, deadline) => {
       // An `at` past the end (or within its last frame) finds no frame: then the last one.
       const at = opts.at === 'auto' || info.duration === undefined ? opts.at : Math.min(opts.at, info.duration);
+      if (info.width && info.height)
+        checkPlannedOutput('The frame', scaledFrame({ width: info.width, height: info.height }, opts.width), this.maxInputPixels, { format: opts.format });
       const plan = videoFramePlan(at, info.duration, opts.width);
       await this.runFfmpeg(abs, info, png, plan.output, deadline, 'video', onProgress, plan.input);
       if (!(await isFile(png)) && info.duration !== undefined) {
@@ -325,7 +341,7 @@ export class MediaRepository {
     const sprite = await this.fromVideo(input, outDir, opts.format, async (abs, info, png, deadline) => {
       if (!info.duration || !info.width || !info.height) throw new MediaError('unsupported_input', 'The video does not state its duration or size.');
       duration = info.duration;
-      geometry = storyboardGeometry(info.duration, { width: info.width, height: info.height }, opts);
+      geometry = storyboardGeometry(info.duration, { width: info.width, height: info.height }, opts, this.maxInputPixels);
       await this.runFfmpeg(abs, info, png, storyboardPlan(geometry), deadline, 'video', onProgress);
     });
     return { sprite, duration, ...geometry! };

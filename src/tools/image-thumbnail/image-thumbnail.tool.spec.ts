@@ -112,4 +112,16 @@ describe('image-thumbnail', () => {
     await expect(kit.media.thumbnailImage(truncated, outDir, { format: 'webp', width: 10 })).rejects.toMatchObject({ code: 'unsupported_input' });
     expect(await readdir(outDir).catch(() => [])).toEqual([]);
   });
+
+  it('a thumbnail whose planned size is over the pixel limit is invalid_option naming it, before sharp decodes anything', async () => {
+    const tall = kit.path('tall.png');
+    await writeFile(tall, await makePng(2, 1600));
+    await expect(kit.run(imageThumbnail, tall, { width: 480, format: 'webp' })).rejects.toMatchObject({
+      code: 'invalid_option',
+      message: 'The output would be 480×384000 pixels (184.3 megapixels), which exceeds the limit of 100 megapixels.',
+    });
+    // fit inside never enlarges: the same width is the input's own size.
+    const inside = await kit.run(imageThumbnail, tall, { width: 480, fit: 'inside', format: 'png' });
+    expect(inside.output).toMatchObject({ width: 2, height: 1600 });
+  });
 });

@@ -138,7 +138,9 @@ export type paths = {
          *     past the owner's in-flight limit it waits for a slot, without the credits the file is kept
          *     as sent (`status: ready`, `processingError` `insufficient_credits`). It runs the steps the
          *     template has when the file arrives. Deleting the template sets the drop's `processWith`
-         *     to null: later files are kept as sent. See `Submission.outputs`.
+         *     to null: later files are kept as sent. See `Submission.outputs`. Setting `processWith` needs,
+         *     besides `drops:write`, the scope of each of the template's tools (as running it as a job
+         *     would): without one, 403 `insufficient_scope` naming the first step that needs it.
          */
         post: operations["createDrop"];
         delete?: never;
@@ -3193,7 +3195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope, or `processWith` is set to a template with a step whose tool needs a scope the key lacks (the message names the first such step and scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3456,7 +3458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope, or `processWith` is set to a template with a step whose tool needs a scope the key lacks (the message names the first such step and scope). */
             403: {
                 headers: {
                     [name: string]: unknown;

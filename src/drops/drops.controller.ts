@@ -21,7 +21,7 @@ export class DropsController {
   @HttpCode(201)
   @Operation('createDrop')
   async create(@Auth() auth: AuthContext, @Body() body: RequestBody<'createDrop'>): Promise<Ok<'createDrop'>> {
-    return { drop: this.drops.toView(await this.drops.create(auth.account, body)) };
+    return { drop: this.drops.toView(await this.drops.create(auth.account, body, auth.key.scopes)) };
   }
 
   @Get(':slug')
@@ -33,7 +33,7 @@ export class DropsController {
   @Patch(':slug')
   @Operation('updateDrop')
   async update(@Auth() auth: AuthContext, @Param('slug') slug: string, @Body() body: RequestBody<'updateDrop'>): Promise<Ok<'updateDrop'>> {
-    return { drop: this.drops.toView(await this.drops.update(auth.account, slug, body)) };
+    return { drop: this.drops.toView(await this.drops.update(auth.account, slug, body, auth.key.scopes)) };
   }
 
   @Delete(':slug')

@@ -10,6 +10,7 @@ import { limitsOf } from '../config/plans';
 import { Transactions } from '../database/transactions';
 import { FileDeletions } from '../storage/file-deletions';
 import { TemplatesService } from '../templates/templates.service';
+import { toolScopes } from '../tools/tool-definition';
 import { findTool } from '../tools/tool-registry';
 import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules, checkTemplateKinds } from './drop-rules';
@@ -35,7 +36,8 @@ export class DropsService {
     this.baseUrl = publicBaseUrl(config);
   }
 
-  async create(account: Account, input: DropCreate): Promise<Drop> {
+  /** `scopes`: the calling key's; setting `processWith` needs those of the template's tools. */
+  async create(account: Account, input: DropCreate, scopes: readonly string[]): Promise<Drop> {
     const drop: Omit<Drop, 'createdAt'> = {
       id: newId('drp'),
       accountId: account.id,
@@ -63,7 +65,7 @@ export class DropsService {
       totalBytes: 0,
     };
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, true, this.clock.now());
-    await this.checkTemplate(account.id, drop);
+    await this.checkTemplate(account.id, drop, scopes);
     for (let attempt = 0; !(await templateKept(this.drops.insert(drop))); attempt++) {
       if (input.slug) throw ApiError.conflict('slug_taken', `The slug ${input.slug} is already taken.`);
       if (attempt >= 5) throw new Error('Could not draw a free slug in 6 attempts');
@@ -102,14 +104,14 @@ export class DropsService {
     return drop;
   }
 
-  async update(account: Account, slug: string, patch: DropUpdate): Promise<Drop> {
+  async update(account: Account, slug: string, patch: DropUpdate, scopes: readonly string[]): Promise<Drop> {
     const drop = await this.get(account.id, slug);
     const { expiresAt, acceptLateUntil, password, ...rest } = patch;
     Object.assign(drop, rest);
     if (expiresAt !== undefined) drop.expiresAt = expiresAt === null ? null : new Date(expiresAt);
     if (acceptLateUntil !== undefined) drop.acceptLateUntil = acceptLateUntil === null ? null : new Date(acceptLateUntil);
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, expiresAt !== undefined, this.clock.now());
-    if (patch.processWith !== undefined || patch.allowedKinds !== undefined) await this.checkTemplate(account.id, drop);
+    if (patch.processWith !== undefined || patch.allowedKinds !== undefined) await this.checkTemplate(account.id, drop, patch.processWith ? scopes : undefined);
     if (password !== undefined) drop.passwordHash = password === null ? null : await hashPassword(password);
     const { id, accountId, slug: _slug, submissionCount, totalBytes, createdAt, template: _template, ...changes } = drop;
     return templateKept(this.drops.update(id, changes));
@@ -117,9 +119,11 @@ export class DropsService {
 
   /**
    * `processWith` names a template of the account (another account's is as unknown: 400, never a
-   * hint that it exists) whose steps reading the arriving file take the drop's kind of file.
+   * hint that it exists) whose steps reading the arriving file take the drop's kind of file. Being
+   * set (`scopes` given), it needs the key to hold each step's tool scope, as running the template
+   * as a job would: the drop runs it on every file, charged to the owner.
    */
-  private async checkTemplate(accountId: string, drop: Pick<Drop, 'processWith' | 'allowedKinds'>): Promise<void> {
+  private async checkTemplate(accountId: string, drop: Pick<Drop, 'processWith' | 'allowedKinds'>, scopes?: readonly string[]): Promise<void> {
     if (!drop.processWith) return;
     const template = await this.templates.get(accountId, drop.processWith).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'not_found') throw unknownTemplate(drop.processWith!);
@@ -131,6 +135,13 @@ export class DropsService {
       input: spec.input ?? null,
     }));
     checkTemplateKinds(drop.allowedKinds, steps);
+    if (!scopes) return;
+    for (const [name, spec] of Object.entries(template.steps)) {
+      const tool = findTool(spec.tool);
+      if (tool && !toolScopes(tool).some((scope) => scopes.includes(scope))) {
+        throw ApiError.forbidden('insufficient_scope', `processWith: step "${name}" of template ${template.id} needs the ${toolScopes(tool)[0]} scope, which this key lacks.`);
+      }
+    }
   }
 
   /** A drop by its public slug, whoever owns it (public pages and intake). */

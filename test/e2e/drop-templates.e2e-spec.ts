@@ -271,6 +271,33 @@ describe('drops running a template (processWith)', () => {
     // The steps that did not complete are given back to the owner, as a pipeline job's are.
     expect((await owner.client.GET('/v1/account')).data!.account.creditBalance).toBe(20);
   }, 120_000);
+
+  it("setting processWith needs the scopes of the template's tools: a drops-only key is 403 insufficient_scope on create and on PATCH, nothing changed", async () => {
+    const owner = await t.newTenant({ plan: 'pro', credits: 20 });
+    const tpl = await template(owner);
+    const dropsOnly = await t.newKey(owner.account.id, { scopes: ['drops:read', 'drops:write'] });
+    const withImages = await t.newKey(owner.account.id, { scopes: ['drops:read', 'drops:write', 'image:write'] });
+    const namesTheScope = (error: unknown) =>
+      expect((error as { error: { message: string } }).error.message).toMatch(/step "(thumb|webp)" of template tpl_\w+ needs the image:write scope/);
+
+    const slug = uniqueSlug('tpl');
+    const created = await dropsOnly.client.POST('/v1/drops', { body: { name: 'Processed', slug, processWith: tpl } });
+    expectError(created.response, created.error, 403, 'insufficient_scope');
+    namesTheScope(created.error);
+    expect((await owner.client.GET('/v1/drops/{slug}', { params: { path: { slug } } })).response.status).toBe(404);
+
+    const plain = await drop(owner, {});
+    const patched = await dropsOnly.client.PATCH('/v1/drops/{slug}', { params: { path: { slug: plain } }, body: { processWith: tpl } });
+    expectError(patched.response, patched.error, 403, 'insufficient_scope');
+    namesTheScope(patched.error);
+    expect((await owner.client.GET('/v1/drops/{slug}', { params: { path: { slug: plain } } })).data!.drop.processWith).toBeNull();
+
+    // A key with the tools' scopes may; clearing processWith, or changing anything else, needs none of them.
+    expect((await withImages.client.PATCH('/v1/drops/{slug}', { params: { path: { slug: plain } }, body: { processWith: tpl } })).response.status).toBe(200);
+    expect((await dropsOnly.client.PATCH('/v1/drops/{slug}', { params: { path: { slug: plain } }, body: { name: 'Renamed' } })).response.status).toBe(200);
+    expect((await dropsOnly.client.PATCH('/v1/drops/{slug}', { params: { path: { slug: plain } }, body: { processWith: null } })).response.status).toBe(200);
+    expect((await withImages.client.POST('/v1/drops', { body: { name: 'Processed', slug, processWith: tpl } })).response.status).toBe(201);
+  });
 });
 
 /**

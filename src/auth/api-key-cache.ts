@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { ListenClient } from '../database/listen-client';
 import { NotifyCache } from '../database/notify-cache';
@@ -23,17 +23,9 @@ export const keyLookups = new Counter({
  * Only the HTTP app has this provider (AuthModule): the CLI and the worker never listen.
  */
 @Injectable()
-export class ApiKeyCache extends NotifyCache<ApiKey> implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ApiKeyCache extends NotifyCache<ApiKey> {
   constructor(listen: ListenClient) {
     super(listen, { channel: AUTH_CHANNEL, maxEntries: 10_000, maxAgeMs: 10 * 60_000 });
-  }
-
-  onApplicationBootstrap(): void {
-    this.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.stop();
   }
 
   /** Drops the entries of a key or of every key of an account. */

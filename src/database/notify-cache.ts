@@ -1,3 +1,4 @@
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ListenClient } from './listen-client';
 
 export interface NotifyCacheOptions {
@@ -28,7 +29,7 @@ interface Entry<V> {
  * By default a notification's payload is the key to forget (none: forget everything); a cache
  * whose payload says more overrides `onNotification`.
  */
-export class NotifyCache<V> {
+export class NotifyCache<V> implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly entries = new Map<string, Entry<V>>();
   private generationCount = 0;
   private unsubscribe?: () => void;
@@ -94,6 +95,15 @@ export class NotifyCache<V> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.clear();
+  }
+
+  /** A cache that is a Nest provider listens from the app's start to its shutdown. */
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.stop();
   }
 
   protected onNotification(payload: string): void {

@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { ListenClient } from '../database/listen-client';
 import { NotifyCache } from '../database/notify-cache';
@@ -23,16 +23,8 @@ export const dropLookups = new Counter({
  * Cached rows are shared: callers must not mutate them.
  */
 @Injectable()
-export class DropCache extends NotifyCache<Readonly<Drop>> implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DropCache extends NotifyCache<Readonly<Drop>> {
   constructor(listen: ListenClient) {
     super(listen, { channel: DROPS_CHANNEL, maxEntries: 10_000, maxAgeMs: 10 * 60_000 });
-  }
-
-  onApplicationBootstrap(): void {
-    this.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.stop();
   }
 }

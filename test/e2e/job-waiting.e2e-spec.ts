@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import type { Job, JobAccepted } from '../../generated/types';
+import { AUTH_CHANNEL } from '../../src/auth/api-key-cache';
+import { LISTEN_APPLICATION_NAME, ListenClient } from '../../src/database/listen-client';
+import { DROPS_CHANNEL } from '../../src/drops/drop-cache';
+import { JOB_ENDED_CHANNEL } from '../../src/jobs/job-waits';
 import { contractFetch } from '../support/contract-check';
 import { countingServer, type CountingServer } from '../support/jobs';
 import { makePng } from '../support/media-fixtures';
@@ -209,6 +213,26 @@ describe('Prefer: wait — waiting for a job instead of polling', () => {
     } finally {
       await db.end();
       await job.release();
+    }
+  });
+
+  it('one LISTEN connection serves the key cache, the drop cache and the waits', async () => {
+    const job = await heldJob();
+    const answer = tenant.client.GET('/v1/jobs/{id}', { params: { path: { id: job.id } }, headers: { Prefer: 'wait=30' } });
+    await until(async () => (await waiters()) === 1, 'the GET to wait');
+    const listen = t.app.get(ListenClient);
+    await until(() => [DROPS_CHANNEL, JOB_ENDED_CHANNEL].every((channel) => listen.isListening(channel)), 'the drop and job channels listened on');
+    const db = new Client({ connectionString: TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      // Every process of this test run, whichever spec started it, names its listening connection alike.
+      const { rows } = await db.query("SELECT DISTINCT application_name AS name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'dropline-%'");
+      expect(rows).toEqual([{ name: LISTEN_APPLICATION_NAME }]);
+      expect(listen.isListening(AUTH_CHANNEL)).toBe(true);
+    } finally {
+      await db.end();
+      await job.release();
+      await answer;
     }
   });
 

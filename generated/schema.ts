@@ -234,7 +234,7 @@ export type paths = {
          *     past 4 GiB. Names are the submissions' file names, de-duplicated as `name (2).ext`.
          *     With `processed=true` a submission's converted file is taken where one exists, the
          *     original otherwise. A submission's `outputs` (the drop's template, `processWith`) follow
-         *     its file, each under a folder of its output's name: `<name>/<fileName>` (`thumb/photo.webp`),
+         *     its file, each under a folder of its output's name: `<name>/<fileName>` (`thumb/photo-thumb.webp`),
          *     de-duplicated in that folder. A drop without submissions gives an empty ZIP.
          */
         get: operations["downloadSubmissionsArchive"];
@@ -1434,7 +1434,10 @@ export type components = {
         SubmissionOutput: {
             /** @example thumb */
             name: string;
-            /** @example photo.webp */
+            /**
+             * @description The file name with the step's name joined to it (`photo-thumb.webp`), so no two outputs share one.
+             * @example photo-thumb.webp
+             */
             fileName: string;
             size: number;
             /** @example image/webp */
@@ -2278,7 +2281,7 @@ export type components = {
             contentType: string;
             /** @description Bytes. */
             size: number;
-            /** @description The download's file name. */
+            /** @description The download's file name; a pipeline step's files carry the step's name (`photo-small.webp` for step `small`). */
             fileName: string;
             format: string;
             width?: number;
@@ -2393,7 +2396,7 @@ export type components = {
          *                 "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
          *                 "contentType": "video/mp4",
          *                 "size": 1843211,
-         *                 "fileName": "clip.mp4",
+         *                 "fileName": "clip-web.mp4",
          *                 "format": "mp4",
          *                 "width": 1280,
          *                 "height": 720,
@@ -2403,7 +2406,7 @@ export type components = {
          *                 "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
          *                 "contentType": "image/jpeg",
          *                 "size": 48211,
-         *                 "fileName": "clip.jpg",
+         *                 "fileName": "clip-poster.jpg",
          *                 "format": "jpeg",
          *                 "width": 1920,
          *                 "height": 1080
@@ -2438,7 +2441,7 @@ export type components = {
          *                     "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
          *                     "contentType": "video/mp4",
          *                     "size": 1843211,
-         *                     "fileName": "clip.mp4",
+         *                     "fileName": "clip-web.mp4",
          *                     "format": "mp4"
          *                   }
          *                 }
@@ -2448,7 +2451,7 @@ export type components = {
          *                   "downloadUrl": "https://dropline.example/files/obj_a?expires=1764105304&signature=9c1f",
          *                   "contentType": "video/mp4",
          *                   "size": 1843211,
-         *                   "fileName": "clip.mp4",
+         *                   "fileName": "clip-web.mp4",
          *                   "format": "mp4"
          *                 }
          *               }
@@ -2473,7 +2476,7 @@ export type components = {
          *                     "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
          *                     "contentType": "image/jpeg",
          *                     "size": 48211,
-         *                     "fileName": "clip.jpg",
+         *                     "fileName": "clip-poster.jpg",
          *                     "format": "jpeg"
          *                   }
          *                 },
@@ -2485,7 +2488,7 @@ export type components = {
          *                   "downloadUrl": "https://dropline.example/files/obj_b?expires=1764105304&signature=9c1f",
          *                   "contentType": "image/jpeg",
          *                   "size": 48211,
-         *                   "fileName": "clip.jpg",
+         *                   "fileName": "clip-poster.jpg",
          *                   "format": "jpeg"
          *                 }
          *               }

@@ -457,13 +457,13 @@ export type paths = {
         post?: never;
         /**
          * Cancel a tus upload
-         * @description tus termination. The stored bytes are removed. A finished upload cannot be cancelled (it is a submission now); an unknown one, or one of another drop or of `/v1/uploads/tus`, is 404.
+         * @description tus termination. The stored bytes are removed. A finished upload cannot be cancelled (it is a submission now); an unknown one, or one of another drop or of `/v1/uploads/tus`, is 404. Not counted against the per-address request limit when it ends an upload created through this drop's URL and still open; any other id is counted (429 `rate_limited`).
          */
         delete: operations["deleteDropTusUpload"];
         options?: never;
         /**
          * How much of a tus upload the server has
-         * @description tus core. `Upload-Offset` is where to resume. An upload of another drop or of `/v1/uploads/tus`, a finished (already delivered), removed or expired upload is 404.
+         * @description tus core. `Upload-Offset` is where to resume. An upload of another drop or of `/v1/uploads/tus`, a finished (already delivered), removed or expired upload is 404. Not counted against the per-address request limit when it continues an upload created through this drop's URL and still open (any other id is counted); it holds one of the address's `PUBLIC_UPLOADS_PER_IP` upload slots while it runs.
          */
         head: operations["getDropTusUploadOffset"];
         /**
@@ -472,8 +472,12 @@ export type paths = {
          *     `Upload-Offset`, which must equal the server's offset (409 `offset_mismatch` otherwise).
          *     One request at a time writes an upload, whichever API process serves it: a PATCH or HEAD
          *     that finds the upload held asks the holder to stop (a stalled PATCH ends) and waits for it
-         *     (423 `upload_locked` if it does not let go). Rate-limited per client address, and counted
-         *     among the address's `PUBLIC_UPLOADS_PER_IP` uploads in progress (429), as the single POST.
+         *     (423 `upload_locked` if it does not let go). Counted among the address's
+         *     `PUBLIC_UPLOADS_PER_IP` uploads in progress (429 `too_many_uploads`), as the single POST.
+         *     Not counted against the per-address request limit when it continues an upload created
+         *     through this drop's URL and still open: a chunked upload sends many PATCHes a second, and
+         *     its creation was counted. Any other id (unknown, finished, another drop's) is counted
+         *     (429 `rate_limited`).
          *     The drop must still be active and unexpired (403 / 410). On the first bytes the kind is
          *     sniffed from the content (not the client's type): a kind the drop does not accept is 415
          *     `kind_not_allowed` and the upload is removed. More bytes than `Upload-Length` is 413.
@@ -627,13 +631,13 @@ export type paths = {
         post?: never;
         /**
          * Cancel a tus upload
-         * @description Scope `uploads:write`. tus termination; the stored bytes are removed. A finished upload cannot be cancelled; another account's or a drop's upload is 404.
+         * @description Scope `uploads:write`. tus termination; the stored bytes are removed. A finished upload cannot be cancelled; another account's or a drop's upload is 404. Not counted against the key's request limit when it ends an open upload this account created here; any other id is counted.
          */
         delete: operations["deleteTusUpload"];
         options?: never;
         /**
          * How much of a tus upload the server has
-         * @description Scope `uploads:write`. tus core; another account's, a drop's (created through its tus URL), a finished, removed or expired upload is 404.
+         * @description Scope `uploads:write`. tus core; another account's, a drop's (created through its tus URL), a finished, removed or expired upload is 404. Not counted against the key's request limit (and without `RateLimit-*` headers) when it continues an open upload this account created here; any other id is counted.
          */
         head: operations["getTusUploadOffset"];
         /**
@@ -643,6 +647,10 @@ export type paths = {
          *     that brings the last byte checks the plan's upload limit again (413 `file_too_large`
          *     removes the upload) and creates the upload row, and the id becomes usable as
          *     `input.fileId`. An upload created by another account or through a drop's tus URL is 404.
+         *     Not counted against the key's request limit (and answered without `RateLimit-*` headers)
+         *     when it continues an open upload this account created here: a chunked upload sends many
+         *     PATCHes a second, and its creation was counted. Any other id (unknown, finished, another
+         *     account's) is counted (429 `rate_limited`).
          */
         patch: operations["appendTusUpload"];
         trace?: never;
@@ -4486,6 +4494,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `rate_limited`: too many requests from this address, for an id this drop did not admit; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDropTusUploadOffset: {
@@ -4554,7 +4575,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Over the per-address request limit, or `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (an empty body, as HEAD has none); see `Retry-After`. */
+            /** @description Over the per-address request limit (only for an id this drop did not admit), or `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (an empty body, as HEAD has none); see `Retry-After`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4691,7 +4712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limited`: too many requests from this address; see `Retry-After`; `too_many_uploads`: `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (single POSTs and tus requests together, across every API process). */
+            /** @description `rate_limited`: too many requests from this address (only for an id this drop did not admit); see `Retry-After`; `too_many_uploads`: `PUBLIC_UPLOADS_PER_IP` uploads of this address are in progress (single POSTs and tus requests together, across every API process). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

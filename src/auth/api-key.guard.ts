@@ -3,8 +3,6 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
-import { AppConfig } from '../config/config';
-import { limitsOf } from '../config/plans';
 import { Contract } from '../contract/contract';
 import { OPERATION_KEY } from '../contract/operation.decorator';
 import { identifyRequest } from '../logging/request-identity';
@@ -13,13 +11,21 @@ import type { ApiKey } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { FailedAuthLimiter } from './failed-auth-limiter';
 import { ipAllowed } from './ip-allowlist';
-import { RateLimiterService, rateLimitHeaders } from './rate-limiter.service';
+import { rateLimitHeaders } from './rate-limiter.service';
+import { RequestLimits } from './request-limits';
 import { bearerToken, hashToken } from './tokens';
 import { canDeferVerdict, deferVerdict } from './deferred-rate-limit';
 import './auth-context';
 
 /** Public operations limited per client IP rather than per key. */
-const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage', 'createDropTusUpload', 'getDropTusUploadOffset', 'appendDropTusUpload']);
+const IP_LIMITED = new Set(['getPublicDrop', 'createPublicSubmission', 'getDropPage', 'createDropTusUpload']);
+
+/**
+ * The HEAD, PATCH and DELETE of a tus upload: their handler counts them (per address, or per key)
+ * unless they continue an upload that endpoint admitted, which a chunked upload's many requests a
+ * second do (src/tus/admitted-uploads.ts). Counted there before any slot, database or storage read.
+ */
+const LIMITED_BY_HANDLER = new Set(['getDropTusUploadOffset', 'appendDropTusUpload', 'deleteDropTusUpload', 'getTusUploadOffset', 'appendTusUpload', 'deleteTusUpload']);
 
 /**
  * First global guard. In the order of docs/decisions.md §2: 401 (unauthorized, invalid_key, revoked,
@@ -33,8 +39,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly contract: Contract,
     private readonly keys: ApiKeysService,
     private readonly cache: ApiKeyCache,
-    private readonly limiter: RateLimiterService,
-    private readonly config: AppConfig,
+    private readonly limits: RequestLimits,
     private readonly clock: Clock,
     private readonly failedAuth: FailedAuthLimiter,
   ) {}
@@ -48,7 +53,7 @@ export class ApiKeyGuard implements CanActivate {
     request.operation = operation;
 
     if (!operation.authenticated) {
-      if (IP_LIMITED.has(operationId)) await this.limiter.consume('ip', request.ip, this.config.PUBLIC_RATE_LIMIT);
+      if (IP_LIMITED.has(operationId)) await this.limits.address(request.ip);
       return true;
     }
 
@@ -74,7 +79,8 @@ export class ApiKeyGuard implements CanActivate {
     }
     request.auth = { key, account: key.account };
     identifyRequest(request.raw, { accountId: key.account.id, keyId: key.id });
-    const verdict = this.limiter.consume('key', key.id, limitsOf(key.account.plan).requestsPerSecond);
+    if (LIMITED_BY_HANDLER.has(operationId)) return true;
+    const verdict = this.limits.key(key);
     // A plain read runs while Redis answers; its verdict is applied before the answer leaves.
     if (canDeferVerdict(request)) deferVerdict(request, verdict);
     else reply.headers(rateLimitHeaders(await verdict));

@@ -7,6 +7,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { FailedAuthLimiter } from './failed-auth-limiter';
 import { RateLimiterService } from './rate-limiter.service';
+import { RequestLimits } from './request-limits';
 import { ScopeGuard } from './scope.guard';
 
 /** The three global guards run in this order: key (401/403 ip/429), request validation (400), scope (403). */
@@ -17,11 +18,12 @@ import { ScopeGuard } from './scope.guard';
     ApiKeysService,
     ApiKeyCache,
     RateLimiterService,
+    RequestLimits,
     FailedAuthLimiter,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RequestValidationGuard },
     { provide: APP_GUARD, useClass: ScopeGuard },
   ],
-  exports: [ApiKeysService, RateLimiterService],
+  exports: [ApiKeysService, RateLimiterService, RequestLimits],
 })
 export class AuthModule {}

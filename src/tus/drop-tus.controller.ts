@@ -7,8 +7,10 @@ import { tusOptions } from './tus-options';
 
 /**
  * tus 1.0 (core, creation, termination, expiration) for senders: public, like the single POST, and
- * like it limited per client address (ApiKeyGuard) and held to PUBLIC_UPLOADS_PER_IP requests
- * carrying or awaiting bytes at once (creation, PATCH, HEAD), across every API process.
+ * like it held to PUBLIC_UPLOADS_PER_IP requests carrying or awaiting bytes at once (creation,
+ * PATCH, HEAD), across every API process. The creation is limited per client address (ApiKeyGuard);
+ * a HEAD, PATCH or DELETE is too unless it continues an upload this drop admitted (see
+ * DropTusService.limitUnadmitted): a chunked upload sends many a second.
  */
 @Controller('v1/public/drops/:slug/tus')
 export class DropTusController {
@@ -31,19 +33,22 @@ export class DropTusController {
 
   @Head(':id')
   @Operation('getDropTusUploadOffset')
-  head(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async head(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.tus.limitUnadmitted(slug, id, req.ip);
     return this.slots.during(req.ip, req.raw, reply.raw, () => this.tus.serve(slug, id, req, reply));
   }
 
   @Patch(':id')
   @Operation('appendDropTusUpload')
-  patch(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async patch(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.tus.limitUnadmitted(slug, id, req.ip);
     return this.slots.during(req.ip, req.raw, reply.raw, () => this.tus.serve(slug, id, req, reply));
   }
 
   @Delete(':id')
   @Operation('deleteDropTusUpload')
-  remove(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async remove(@Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.tus.limitUnadmitted(slug, id, req.ip);
     return this.tus.serve(slug, id, req, reply);
   }
 }

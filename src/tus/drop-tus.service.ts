@@ -11,7 +11,9 @@ import type { Drop } from '../drops/drop.entity';
 import { DropsService } from '../drops/drops.service';
 import { dropPasswordHeader } from '../drops/drop-gate';
 import { checkExtension, checkRoom } from '../drops/drop-limits';
+import { RequestLimits } from '../auth/request-limits';
 import { IntakeService, senderFields } from '../submissions/intake.service';
+import { AdmittedUploads, slugScope } from './admitted-uploads';
 import { FirstBytesStore } from './first-bytes-store';
 import { RedisLocker } from './redis-locker';
 import { handleTus } from './tus-bridge';
@@ -39,10 +41,15 @@ export class DropTusService {
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
     private readonly intake: IntakeService,
     private readonly drops: DropsService,
+    private readonly admitted: AdmittedUploads,
+    private readonly limits: RequestLimits,
     locker: RedisLocker,
     config: AppConfig,
   ) {
-    this.owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id));
+    this.owned = new OwnedStore(tus.store, () => dropOwner(this.drop().id), {
+      created: (id) => this.admitted.admit(id, slugScope(this.drop().slug)),
+      removed: (id) => this.admitted.forget(id),
+    });
     const store = new FirstBytesStore(this.owned, (upload, sniffed) =>
       this.intake.checkKind(this.drop(), sniffed, (upload.metadata as Record<string, string> | undefined)?.filename),
     );
@@ -71,6 +78,15 @@ export class DropTusService {
     return this.current.run(drop, () => handleTus(this.server, req, reply));
   }
 
+  /**
+   * The request limit of a HEAD, PATCH or DELETE, before its upload slot is taken: none for an
+   * upload this drop's URL admitted and that is still open, the address's (429 `rate_limited`) for
+   * any other id. Costs one Redis read, no database or storage read.
+   */
+  async limitUnadmitted(slug: string, id: string, ip: string): Promise<void> {
+    if (!(await this.admitted.has(id, slugScope(slug)))) await this.limits.address(ip);
+  }
+
   /** HEAD, PATCH, DELETE of an upload this drop's URL created; any other upload id is a 404 (OwnedStore). */
   async serve(slug: string, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     // Bytes go only to a drop that still accepts them; an offset or a cancel works on any existing drop.
@@ -96,6 +112,8 @@ export class DropTusService {
     const drop = this.drop();
     const metadata = (upload.metadata ?? {}) as Record<string, string>;
     const size = upload.size ?? upload.offset;
+    // Finished, whether it becomes a submission or is refused: no more requests continue it.
+    await this.admitted.forget(upload.id);
     const sniffed = await sniffStored(this.tus.store, upload.id);
     try {
       if (size > drop.maxFileSizeMB * MB) throw this.intake.tooLarge(drop);

@@ -60,6 +60,8 @@ export class OwnedStore extends DataStore {
   constructor(
     private readonly inner: DataStore,
     private readonly owner: () => TusOwner,
+    /** Told when an upload is created and when it is removed (AdmittedUploads). */
+    private readonly lifecycle?: { created(id: string): Promise<void>; removed(id: string): Promise<void> },
   ) {
     super();
     this.extensions = inner.extensions;
@@ -91,14 +93,17 @@ export class OwnedStore extends DataStore {
 
   override async remove(id: string): Promise<void> {
     await this.getUpload(id);
-    return this.inner.remove(id);
+    await this.inner.remove(id);
+    await this.lifecycle?.removed(id);
   }
 
   override write(stream: Readable, id: string, offset: number): Promise<number> {
     return this.inner.write(stream, id, offset);
   }
-  override create(upload: Upload): Promise<Upload> {
-    return this.inner.create(upload);
+  override async create(upload: Upload): Promise<Upload> {
+    const created = await this.inner.create(upload);
+    await this.lifecycle?.created(upload.id);
+    return created;
   }
   override declareUploadLength(id: string, length: number): Promise<void> {
     return this.inner.declareUploadLength(id, length);

@@ -3,6 +3,7 @@ import { ExclusiveSweepsModule } from '../sweeps/sweeps.module';
 import { DropsModule } from '../drops/drops.module';
 import { SubmissionsModule } from '../submissions/submissions.module';
 import { UploadsModule } from '../uploads/uploads.module';
+import { AdmittedUploads } from './admitted-uploads';
 import { DropTusController } from './drop-tus.controller';
 import { DropTusService } from './drop-tus.service';
 import { RedisLocker } from './redis-locker';
@@ -15,6 +16,6 @@ import { UploadTusService } from './upload-tus.service';
 @Module({
   imports: [DropsModule, SubmissionsModule, UploadsModule, ExclusiveSweepsModule],
   controllers: [DropTusController, UploadTusController],
-  providers: [tusStorageProvider, RedisLocker, DropTusService, UploadTusService, TusSweeper],
+  providers: [tusStorageProvider, RedisLocker, AdmittedUploads, DropTusService, UploadTusService, TusSweeper],
 })
 export class TusModule {}

@@ -1,10 +1,16 @@
 import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitHeaders } from '../auth/rate-limiter.service';
 import { Operation } from '../contract/operation.decorator';
 import { tusOptions } from './tus-options';
 import { UploadTusService } from './upload-tus.service';
 
-/** tus 1.0 for the jobs API's uploads: bearer key with `uploads:write` (checked by the global guards). */
+/**
+ * tus 1.0 for the jobs API's uploads: bearer key with `uploads:write` (checked by the global guards).
+ * The creation counts against the key's request limit (ApiKeyGuard); a HEAD, PATCH or DELETE does
+ * too unless it continues an upload the account admitted here (UploadTusService.limitUnadmitted),
+ * and then carries no RateLimit-* headers, having counted for nothing.
+ */
 @Controller('v1/uploads/tus')
 export class UploadTusController {
   constructor(private readonly tus: UploadTusService) {}
@@ -23,19 +29,27 @@ export class UploadTusController {
 
   @Head(':id')
   @Operation('getTusUploadOffset')
-  head(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async head(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.limit(id, req, reply);
     return this.tus.serve(req.auth!.account, id, req, reply);
   }
 
   @Patch(':id')
   @Operation('appendTusUpload')
-  patch(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async patch(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.limit(id, req, reply);
     return this.tus.serve(req.auth!.account, id, req, reply);
   }
 
   @Delete(':id')
   @Operation('deleteTusUpload')
-  remove(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async remove(@Param('id') id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.limit(id, req, reply);
     return this.tus.serve(req.auth!.account, id, req, reply);
+  }
+
+  private async limit(id: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const counted = await this.tus.limitUnadmitted(req.auth!.key, id);
+    if (counted) reply.headers(rateLimitHeaders(counted));
   }
 }

@@ -4,10 +4,14 @@ import type { Upload } from '@tus/utils';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Account } from '../accounts/account.entity';
+import type { ApiKey } from '../auth/api-key.entity';
+import { RequestLimits } from '../auth/request-limits';
+import type { RateLimitState } from '../auth/rate-limiter.service';
 import { newId } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { limitsOf, MB } from '../config/plans';
 import { planFileTooLarge, UploadsService } from '../uploads/uploads.service';
+import { accountScope, AdmittedUploads } from './admitted-uploads';
 import { RedisLocker } from './redis-locker';
 import { handleTus } from './tus-bridge';
 import { accountOwner, OwnedStore, ownedMetadata, refuseReservedMetadata } from './tus-owner';
@@ -30,10 +34,15 @@ export class UploadTusService {
   constructor(
     @Inject(TUS_STORAGE) private readonly tus: TusStorage,
     private readonly uploads: UploadsService,
+    private readonly admitted: AdmittedUploads,
+    private readonly limits: RequestLimits,
     locker: RedisLocker,
     config: AppConfig,
   ) {
-    this.owned = new OwnedStore(tus.store, () => accountOwner(this.account().id));
+    this.owned = new OwnedStore(tus.store, () => accountOwner(this.account().id), {
+      created: (id) => this.admitted.admit(id, accountScope(this.account().id)),
+      removed: (id) => this.admitted.forget(id),
+    });
     this.server = buildTusServer(this.owned, publicBaseUrl(config), locker, {
       namingFunction: () => newId('upl'),
       maxSize: () => limitsOf(this.account().plan).maxFileSizeMB * MB,
@@ -51,6 +60,16 @@ export class UploadTusService {
     if (length !== undefined && length > limitsOf(account.plan).maxFileSizeMB * MB) throw planFileTooLarge(account);
     refuseReservedMetadata(uploadMetadata(req));
     return this.current.run(account, () => handleTus(this.server, req, reply));
+  }
+
+  /**
+   * The key's request limit for a HEAD, PATCH or DELETE: none for an upload this account admitted
+   * here and that is still open (undefined: nothing counted), the key's (429 `rate_limited`) for
+   * any other id. Costs one Redis read, no database or storage read.
+   */
+  async limitUnadmitted(key: ApiKey, id: string): Promise<RateLimitState | undefined> {
+    if (await this.admitted.has(id, accountScope(key.account.id))) return undefined;
+    return this.limits.key(key);
   }
 
   /** HEAD, PATCH, DELETE of an upload this account created here; any other upload id is a 404 (OwnedStore). */
@@ -71,6 +90,8 @@ export class UploadTusService {
   private async finish(upload: Upload): Promise<void> {
     const account = this.account();
     const size = upload.size ?? upload.offset;
+    // Finished, whether it becomes an upload row or is refused: no more requests continue it.
+    await this.admitted.forget(upload.id);
     if (size > limitsOf(account.plan).maxFileSizeMB * MB) {
       await this.tus.discard(upload.id).catch(() => undefined);
       throw planFileTooLarge(account);

@@ -43,7 +43,7 @@ function openRequest(url: string, method: string, headers: Record<string, string
  * Issue 21 item 4, several processes and one truth: two API processes and two workers on one
  * Postgres and one Redis (as docker-compose.yml runs them). A tus upload moves between the API
  * processes, a stalled PATCH on one never writes after the upload was resumed on the other, the
- * per-address upload cap and rate limit count both processes' requests (tus PATCH/HEAD included),
+ * per-address upload cap and rate limit count both processes' requests (tus creations included),
  * a revoked key is refused by both at once, one idempotency key sent to both makes one job, and a
  * job queued through one and canceled through the other is never run by either worker.
  */
@@ -293,14 +293,19 @@ describe('two API processes and two workers, one truth', () => {
     expect(neverFetched).toBe(0);
   });
 
-  it('the public per-address rate limit is one count for both processes, tus HEAD and PATCH included', async () => {
+  it('the public per-address rate limit is one count for both processes, tus creations and ids not admitted included; an admitted upload continues on either', async () => {
     const slug = await createDrop();
     const created = await tusCreate(collection(A, slug), 10, { filename: 'limited.bin' });
+    const madeUp = `${collection(A, slug)}/obj_${randomBytes(8).toString('hex')}`;
     // The address's shared window, spent and stretched to a few seconds: every process must refuse.
     await redis.set(`${queuePrefix}:rl:ip:${IP_LIMIT}:127.0.0.1`, IP_LIMIT * 10, 'PX', 5000);
-    await waitUntil('HEAD refused on A', async () => (await tus(on(A, created.location), 'HEAD')).status === 429, 5000, 50);
-    expect((await tus(on(B, created.location), 'HEAD')).status).toBe(429);
-    const patch = await tusPatch(on(B, created.location), 0, Buffer.from('0123456789'));
+    await waitUntil('HEAD refused on A', async () => (await tus(madeUp, 'HEAD')).status === 429, 5000, 50);
+    expect((await tus(on(B, madeUp), 'HEAD')).status).toBe(429);
+    const patch = await tusPatch(on(B, madeUp), 0, Buffer.from('0123456789'));
     expect({ status: patch.status, code: patch.body?.error?.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect((await tusCreate(collection(B, slug), 10, { filename: 'more.bin' })).status).toBe(429);
+    // Its creation was counted; the requests that continue it are not, on either process.
+    expect((await tus(on(B, created.location), 'HEAD')).status).toBe(200);
+    expect((await tusPatch(on(A, created.location), 0, Buffer.from('0123456789'))).headers.get('dropline-submission-id')).toMatch(/^sub_/);
   });
 });

@@ -39,3 +39,47 @@ export async function tusCreate(collection: string, length: number, metadata: Re
 export function tusPatch(url: string, offset: number, chunk: Buffer, headers: Record<string, string> = {}) {
   return tus(url, 'PATCH', { 'Upload-Offset': String(offset), ...headers }, chunk);
 }
+
+/** What the official client saw while uploading: every response's status, and how it ended. */
+export interface TusJsRun {
+  statuses: number[];
+  /** `Dropline-Submission-Id` of the response that completed the upload, if any. */
+  submissionId?: string;
+  url?: string;
+  error?: Error;
+}
+
+/**
+ * Uploads `file` with the official tus-js-client (Node build), its default retries and the given
+ * chunk size; resolves once it succeeds or gives up (never rejects: the run says which).
+ */
+export async function tusJsUpload(
+  endpoint: string,
+  file: Buffer,
+  options: { chunkSize: number; metadata: Record<string, string>; headers?: Record<string, string> },
+): Promise<TusJsRun> {
+  const { Upload } = await import('tus-js-client');
+  const run: TusJsRun = { statuses: [] };
+  await new Promise<void>((resolve) => {
+    const upload = new Upload(file, {
+      endpoint,
+      chunkSize: options.chunkSize,
+      metadata: options.metadata,
+      headers: options.headers,
+      onAfterResponse: (_req, res) => {
+        run.statuses.push(res.getStatus());
+        run.submissionId ??= res.getHeader('Dropline-Submission-Id') || undefined;
+      },
+      onSuccess: () => {
+        run.url = upload.url ?? undefined;
+        resolve();
+      },
+      onError: (error) => {
+        run.error = error;
+        resolve();
+      },
+    });
+    upload.start();
+  });
+  return run;
+}

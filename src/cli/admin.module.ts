@@ -14,8 +14,15 @@ import { createRootLogger, loadLogSettings } from '../logging/root-logger';
 export const cliLogger = createRootLogger(loadLogSettings(process.env, 'warn'), 2);
 logProcessWarnings(cliLogger);
 
-/** The CLI's answer on failure: always printed (whatever LOG_LEVEL says), in the same shape. */
-export const cliErrors = createRootLogger({ ...loadLogSettings(process.env), LOG_LEVEL: 'error' }, 2);
+/**
+ * The CLI's answer on failure, always printed (whatever LOG_LEVEL says): a plain line for a person
+ * at a terminal, else a log line in the server's shape, for the script or collector reading it
+ * (LOG_FORMAT, when set, decides).
+ */
+export const cliErrors: { error(message: string): void } =
+  process.stderr.isTTY && !process.env.LOG_FORMAT
+    ? { error: (message) => process.stderr.write(`${message}\n`) }
+    : createRootLogger({ ...loadLogSettings(process.env), LOG_LEVEL: 'error' }, 2);
 
 /** Just what the admin commands need: no HTTP, no Redis, no guards. */
 @Module({

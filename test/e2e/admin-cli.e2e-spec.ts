@@ -88,6 +88,22 @@ describe('admin CLI', () => {
     expectError(after.response, after.error, 401, 'revoked');
   }, 300_000); // six CLI processes (each boots Nest and migrates): a hang guard, not a bound on speed
 
+  it('at a terminal, an error is one plain line that names the id it did not find', async () => {
+    // script(1) gives the CLI a terminal, as an operator's shell does; its output is the terminal's.
+    const command = `${process.execPath} -r @swc-node/register src/cli/admin.ts account:show acc_nope`;
+    // As an operator runs it: no LOG_LEVEL, no LOG_FORMAT.
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: TEST_DATABASE_URL };
+    delete env.LOG_FORMAT;
+    delete env.LOG_LEVEL;
+    const terminal = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env }, (err, stdout) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout });
+      });
+    });
+    expect(terminal.code).toBe(1);
+    expect(terminal.output.trim()).toBe('error: no account with id acc_nope (account:create makes one)');
+  }, 60_000);
+
   it.each([
     ['an unknown plan', ['account:create', '--plan', 'platinum'], /--plan must be one of/],
     ['an unknown account', ['account:show', 'acc_nope'], /no account with id acc_nope\b/],

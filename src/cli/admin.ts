@@ -8,7 +8,6 @@ import type { ApiKey } from '../auth/api-key.entity';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { isValidCidr } from '../auth/ip-allowlist';
 import { isScope, SCOPES } from '../auth/scopes';
-import { ApiError } from '../common/api-error';
 import { loadConfig } from '../config/config';
 import { PLANS } from '../config/plans';
 import { migrate } from '../database/migrations/migrate';

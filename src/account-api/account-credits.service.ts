@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Account } from '../accounts/account.entity';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { CreditLedgerRepository } from '../credits/credit-ledger.repository';
 import { Transactions } from '../database/transactions';
@@ -28,7 +28,7 @@ export class AccountCredits {
       await this.creditLedger.append(tx, { accountId: id, apiKeyId: null, jobId: null, delta: amount, reason: 'grant', at: this.clock.now() });
       return true;
     });
-    if (!granted) throw ApiError.notFound('Account');
+    if (!granted) throw DomainError.notFound('Account');
     return this.accounts.get(id);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Account as AccountView } from '../../generated/types';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { limitsOf } from '../config/plans';
@@ -26,13 +26,13 @@ export class AccountsService {
 
   async get(id: string): Promise<Account> {
     const account = await this.accounts.findById(id);
-    if (!account) throw ApiError.notFound('Account');
+    if (!account) throw DomainError.notFound('Account');
     return account;
   }
 
   /** A new webhook secret; the replaced one keeps signing beside it for 24 h (see signingSecrets). */
   async rotateWebhookSecret(id: string): Promise<Account> {
-    if (!(await this.accounts.rotateWebhookSecret(id, newWebhookSecret(), this.clock.now()))) throw ApiError.notFound('Account');
+    if (!(await this.accounts.rotateWebhookSecret(id, newWebhookSecret(), this.clock.now()))) throw DomainError.notFound('Account');
     return this.get(id);
   }
 }

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { Contract } from '../contract/contract';
 import { OPERATION_KEY } from '../contract/operation.decorator';
@@ -11,7 +11,7 @@ import type { ApiKey } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { FailedAuthLimiter } from './failed-auth-limiter';
 import { ipAllowed } from './ip-allowlist';
-import { rateLimitHeaders } from './rate-limiter.service';
+import { rateLimitHeaders } from '../common/rate-limit-headers';
 import { RequestLimits } from './request-limits';
 import { bearerToken, hashToken } from './tokens';
 import { canDeferVerdict, deferVerdict } from './deferred-rate-limit';
@@ -60,22 +60,22 @@ export class ApiKeyGuard implements CanActivate {
     // Failed authentications are budgeted per address (failed-auth-limiter.ts): each 401 is counted,
     // and an address over budget is refused here, before its key is looked up.
     this.failedAuth.assertAllowed(request.ip);
-    const failed = (error: ApiError) => this.failedAuth.refuse(request.ip, error);
+    const failed = (error: DomainError) => this.failedAuth.refuse(request.ip, error);
     const header = request.headers.authorization;
     const token = bearerToken(header);
     if (!token) {
       throw await failed(
-        ApiError.unauthorized('unauthorized', header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".'),
+        new DomainError('unauthorized', header ? 'The Authorization header must be "Bearer dl_live_…".' : 'Missing Authorization header: send "Bearer <API key>".'),
       );
     }
     const key = await this.findKey(token);
-    if (!key) throw await failed(ApiError.unauthorized('invalid_key', 'The API key is not recognized.'));
-    if (key.revokedAt) throw await failed(ApiError.unauthorized('revoked', `The API key was revoked on ${key.revokedAt.toISOString()}.`));
+    if (!key) throw await failed(new DomainError('invalid_key', 'The API key is not recognized.'));
+    if (key.revokedAt) throw await failed(new DomainError('revoked', `The API key was revoked on ${key.revokedAt.toISOString()}.`));
     if (key.expiresAt && key.expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw await failed(ApiError.unauthorized('expired', `The API key expired on ${key.expiresAt.toISOString()}.`));
+      throw await failed(new DomainError('expired', `The API key expired on ${key.expiresAt.toISOString()}.`));
     }
     if (!ipAllowed(request.ip, key.ipAllowlist)) {
-      throw ApiError.forbidden('ip_not_allowed', `Requests from ${request.ip} are not allowed for this API key.`);
+      throw new DomainError('ip_not_allowed', `Requests from ${request.ip} are not allowed for this API key.`);
     }
     request.auth = { key, account: key.account };
     identifyRequest(request.raw, { accountId: key.account.id, keyId: key.id });

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../common/error-response';
-import { type RateLimitState, rateLimitHeaders } from './rate-limiter.service';
+import { rateLimitHeaders } from '../common/rate-limit-headers';
+import type { RateLimitState } from './rate-limiter.service';
 
 type Verdict = { state: RateLimitState } | { refusal: unknown };
 const VERDICT = Symbol('rateLimitVerdict');

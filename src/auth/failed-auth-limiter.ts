@@ -1,7 +1,7 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
@@ -49,7 +49,7 @@ export class FailedAuthLimiter {
   }
 
   /** Counts a failed authentication from `ip`: answers `failure` (the 401) within the budget, a 429 past it. */
-  async refuse(ip: string, failure: ApiError): Promise<ApiError> {
+  async refuse(ip: string, failure: DomainError): Promise<DomainError> {
     try {
       await this.limiter.consume(ip, 1);
       return failure;
@@ -73,14 +73,11 @@ export class FailedAuthLimiter {
     this.blockedUntil.set(ip, Date.now() + ms);
   }
 
-  private refusal(ms: number): ApiError {
+  private refusal(ms: number): DomainError {
     const retryAfter = Math.max(1, Math.ceil(ms / 1000));
-    return new ApiError(
-      HttpStatus.TOO_MANY_REQUESTS,
-      'rate_limited',
-      `Too many failed authentications from this address (${this.budget} per ${this.windowSeconds} s); retry in ${retryAfter} s.`,
-      undefined,
-      { 'Retry-After': retryAfter, 'RateLimit-Limit': this.budget, 'RateLimit-Remaining': 0, 'RateLimit-Reset': retryAfter },
-    );
+    return new DomainError('rate_limited', `Too many failed authentications from this address (${this.budget} per ${this.windowSeconds} s); retry in ${retryAfter} s.`, {
+      retryAfterSeconds: retryAfter,
+      rateLimit: { limit: this.budget, remaining: 0, resetSeconds: retryAfter },
+    });
   }
 }

@@ -1,7 +1,7 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
@@ -104,7 +104,7 @@ export class RateLimiterService {
       res = await this.limiter(bucket, perSecond).consume(subject, size);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {
-        throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', 'The service is temporarily unavailable; retry shortly.');
+        throw new DomainError('unavailable', 'The service is temporarily unavailable; retry shortly.');
       }
       res = err; // past the limit: the count went up anyway, so what was left is what we got
     }
@@ -116,11 +116,11 @@ export class RateLimiterService {
     lease.spent = res.consumedPoints >= perSecond;
   }
 
-  private refusal(perSecond: number, resetSeconds: number): ApiError {
+  private refusal(perSecond: number, resetSeconds: number): DomainError {
     const retryAfter = Math.max(1, resetSeconds);
-    return new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited', `Rate limit of ${perSecond} requests per second exceeded; retry in ${retryAfter} s.`, undefined, {
-      ...rateLimitHeaders({ limit: perSecond, remaining: 0, resetSeconds }),
-      'Retry-After': retryAfter,
+    return new DomainError('rate_limited', `Rate limit of ${perSecond} requests per second exceeded; retry in ${retryAfter} s.`, {
+      retryAfterSeconds: retryAfter,
+      rateLimit: { limit: perSecond, remaining: 0, resetSeconds },
     });
   }
 
@@ -148,12 +148,4 @@ export class RateLimiterService {
 
 function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-export function rateLimitHeaders(state: RateLimitState): Record<string, number> {
-  return {
-    'RateLimit-Limit': state.limit,
-    'RateLimit-Remaining': state.remaining,
-    'RateLimit-Reset': state.resetSeconds,
-  };
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 
 /** docs/decisions.md §2. */
 export const SCOPES = [
@@ -26,6 +26,6 @@ export function assertScope(granted: readonly string[], needed: string | readonl
   const anyOf = typeof needed === 'string' ? [needed] : needed;
   if (!anyOf.some((scope) => granted.includes(scope))) {
     const what = anyOf.length === 1 ? `the ${anyOf[0]} scope` : `one of the scopes ${anyOf.join(', ')}`;
-    throw ApiError.forbidden('insufficient_scope', `This operation needs ${what}.`);
+    throw new DomainError('insufficient_scope', `This operation needs ${what}.`);
   }
 }

@@ -1,28 +1,25 @@
 import { HttpStatus } from '@nestjs/common';
-import type { ErrorCode } from '../../generated/types';
+import { DomainError, type ErrorCode, type ErrorDetail } from './domain-error';
 
-export type { ErrorCode };
-
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorCode, ErrorDetail };
 
 /**
- * The one exception type of the service: an HTTP status, a stable code and a message. The code
- * is one of the contract's `ErrorCode` values, so a new one starts in openapi.yaml.
+ * A {@link DomainError} with its HTTP status and headers spelled out, for the edge (controllers,
+ * guards, filters, `common`'s Fastify-facing files, `tus`, `drop-page`) when the status is not the
+ * one `ERROR_STATUS` gives its code: the documented exceptions listed there. Everywhere else throw
+ * a DomainError and let the table decide. The core may not import this file (.dependency-cruiser.cjs).
  */
-export class ApiError extends Error {
+export class ApiError extends DomainError {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
     readonly headers?: Record<string, string | number>,
-    /** Members sent beside `error` in the body (401 `password_required` names the drop). */
-    readonly extra?: Record<string, unknown>,
+    /** Members sent beside `error` in the body. */
+    extra?: Record<string, unknown>,
   ) {
-    super(message);
+    super(code, message, { details, members: extra });
   }
 
   static notFound(what: string): ApiError {

@@ -1,5 +1,5 @@
 import { isStorableInstant } from './instants';
-import { ApiError } from './api-error';
+import { DomainError } from './domain-error';
 
 /** The ids this service issues (see ids.ts): a prefix and an underscore, then URL-safe characters. */
 const ID = /^[a-z]+_[A-Za-z0-9_-]{1,64}$/;
@@ -27,7 +27,7 @@ export function decodeCursor(cursor: string | undefined, idPattern: RegExp = ID)
   // hold (year -271821) or an id with odd bytes would reach the query and fail there (500).
   const issued = rest.length === 0 && idPattern.test(id ?? '') && !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === iso;
   if (!issued || !isStorableInstant(createdAt)) {
-    throw ApiError.validation('The cursor is not valid.', [{ path: 'query/cursor', message: 'not a cursor issued by this API' }]);
+    throw DomainError.validation('The cursor is not valid.', [{ path: 'query/cursor', message: 'not a cursor issued by this API' }]);
   }
   return { createdAt, id };
 }

@@ -1,5 +1,8 @@
 import { HttpException } from '@nestjs/common';
-import { ApiError, type ErrorCode } from './api-error';
+import { ApiError } from './api-error';
+import { DomainError, type ErrorCode } from './domain-error';
+import { ERROR_STATUS } from './error-status';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 export interface ErrorResponse {
   status: number;
@@ -52,12 +55,16 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return /^Connection terminated|timeout exceeded when trying to connect/.test(message);
 }
 
-/** Maps anything thrown — ours, Nest's, Fastify's, or a bug — to the `{error:{code,message}}` envelope. */
+/**
+ * Maps anything thrown — a {@link DomainError} (its status from `ERROR_STATUS`), Nest's, Fastify's,
+ * or a bug — to the `{error:{code,message}}` envelope.
+ */
 export function toErrorResponse(err: unknown): ErrorResponse {
-  if (err instanceof ApiError) {
+  if (err instanceof DomainError) {
     const error: ErrorResponse['body']['error'] = { code: err.code, message: err.message };
     if (err.details?.length) error.details = err.details;
-    return { status: err.status, body: { ...err.extra, error }, headers: err.headers ?? {}, unexpected: false };
+    const status = err instanceof ApiError ? err.status : ERROR_STATUS[err.code];
+    return { status, body: { ...err.members, error }, headers: errorHeaders(err), unexpected: false };
   }
   const anyErr = err as { code?: string; statusCode?: number; status?: number; message?: string } | undefined;
   if (anyErr?.code && FASTIFY_CODES[anyErr.code]) {
@@ -77,9 +84,16 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return simple(status, STATUS_CODES[status] ?? 'bad_request', anyErr?.message ?? 'Bad request.');
   }
-  // Postgres down (issue 6, fault tests): 503 `unavailable` like readiness says, not a 500.
+  // Postgres down: 503 `unavailable` like readiness says, not a 500.
   if (isDatabaseUnavailable(err)) return simple(503, 'unavailable', 'The service is temporarily unavailable; retry shortly.');
   return { ...simple(500, 'internal_error', 'Internal error. It has been logged.'), unexpected: true };
+}
+
+/** The facts a client paces itself by, as the headers the contract declares (every 429 has Retry-After). */
+function errorHeaders(err: DomainError): Record<string, string | number> {
+  const headers: Record<string, string | number> = err.rateLimit ? rateLimitHeaders(err.rateLimit) : {};
+  if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = err.retryAfterSeconds;
+  return err instanceof ApiError ? { ...headers, ...err.headers } : headers;
 }
 
 /** @fastify/send's 416 (reply.sendFile) carries `Content-Range: bytes *\/size`, which the client needs. */

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error';
+import { DomainError } from './domain-error';
 
 /**
  * The deepest nesting of objects and arrays a JSON request body may have; the body itself is
@@ -40,7 +40,7 @@ export function nestsDeeperThan(text: Uint8Array, limit: number): boolean {
   return false;
 }
 
-export function tooDeep(): ApiError {
+export function tooDeep(): DomainError {
   const message = `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
-  return ApiError.validation(`The JSON body ${message}.`, [{ path: 'body', message }]);
+  return DomainError.validation(`The JSON body ${message}.`, [{ path: 'body', message }]);
 }

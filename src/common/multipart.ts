@@ -1,8 +1,8 @@
-import { type CallHandler, createParamDecorator, type ExecutionContext, HttpStatus, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type CallHandler, createParamDecorator, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, type Observable, throwError } from 'rxjs';
-import { ApiError } from './api-error';
+import { DomainError } from './domain-error';
 import type { IncomingFile, MultipartForm, MultipartReadOptions } from './multipart-form';
 import { asMultipartError } from './multipart-errors';
 
@@ -29,7 +29,7 @@ export class MultipartInterceptor implements NestInterceptor {
     return next.handle().pipe(
       catchError((caught: unknown) => {
         const err = asMultipartError(caught);
-        if (err instanceof ApiError) reply.header('connection', 'close');
+        if (err instanceof DomainError) reply.header('connection', 'close');
         return throwError(() => err);
       }),
     );
@@ -42,7 +42,7 @@ export function fastifyForm(request: FastifyRequest): MultipartForm {
   return {
     async read({ maxFileBytes, tooLarge, fileField }: MultipartReadOptions) {
       if (!request.isMultipart()) {
-        throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Send the file as multipart/form-data.');
+        throw new DomainError('unsupported_media_type', 'Send the file as multipart/form-data.');
       }
       if (Number(request.headers['content-length']) > maxFileBytes + MULTIPART_OVERHEAD) throw tooLarge();
       // Stepped by hand rather than for-await, which would end the iterator on return.

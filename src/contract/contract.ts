@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import type { OperationId } from '../../generated/types';
 import { projectRoot } from '../common/project-root';
-import type { ErrorDetail } from '../common/api-error';
+import type { ErrorDetail } from '../common/domain-error';
 import { MAX_JSON_DEPTH, tooDeep } from '../common/json-depth';
 import { isStorableInstant } from '../common/instants';
 

@@ -1,6 +1,6 @@
-import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { toDetails } from './contract';
 
 /**
@@ -15,7 +15,7 @@ export class RequestValidationGuard implements CanActivate {
     if (!op) return true;
 
     // A path that cannot name a resource names no resource: 404 rather than 400.
-    if (!op.path(request.params ?? {})) throw ApiError.notFound('Resource');
+    if (!op.path(request.params ?? {})) throw DomainError.notFound('Resource');
 
     const query = (request.query ?? {}) as Record<string, unknown>;
     if (!op.query(query)) throw this.invalid('query', op.query.errors);
@@ -25,19 +25,19 @@ export class RequestValidationGuard implements CanActivate {
       const hasBody = request.body !== undefined && request.body !== null;
       const type = request.headers['content-type'];
       if ((hasBody || type) && !/^application\/json\b/i.test(type ?? '')) {
-        throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'unsupported_media_type', 'Expected Content-Type application/json.');
+        throw new DomainError('unsupported_media_type', 'Expected Content-Type application/json.');
       }
       if (!hasBody && op.bodyRequired) {
-        throw ApiError.validation('A JSON request body is required.', [{ path: 'body', message: 'is required' }]);
+        throw DomainError.validation('A JSON request body is required.', [{ path: 'body', message: 'is required' }]);
       }
       if (hasBody && !op.body(request.body)) throw this.invalid('body', op.body.errors);
     }
     return true;
   }
 
-  private invalid(where: string, errors: Parameters<typeof toDetails>[1]): ApiError {
+  private invalid(where: string, errors: Parameters<typeof toDetails>[1]): DomainError {
     const details = toDetails(where, errors);
     const first = details[0];
-    return ApiError.validation(first ? `${first.path}: ${first.message}` : `Invalid ${where}.`, details);
+    return DomainError.validation(first ? `${first.path}: ${first.message}` : `Invalid ${where}.`, details);
   }
 }

@@ -1,8 +1,8 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
@@ -50,8 +50,8 @@ export class DropGate {
   async admit(drop: Pick<Drop, 'id' | 'name' | 'passwordHash'>, access: SenderAccess): Promise<void> {
     if (!drop.passwordHash) return;
     if (!access.password) {
-      throw new ApiError(HttpStatus.UNAUTHORIZED, 'password_required', 'This drop is protected by a password; send it in the Drop-Password header.', undefined, undefined, {
-        drop: { name: drop.name, requiresPassword: true },
+      throw new DomainError('password_required', 'This drop is protected by a password; send it in the Drop-Password header.', {
+        members: { drop: { name: drop.name, requiresPassword: true } },
       });
     }
     const key = `${drop.id}:${access.ip}`;
@@ -71,17 +71,15 @@ export class DropGate {
       if (err instanceof RateLimiterRes) throw tooManyTries(err.msBeforeNext);
       this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'Wrong drop password not counted');
     }
-    throw ApiError.forbidden('wrong_password', 'The password for this drop is wrong.');
+    throw new DomainError('wrong_password', 'The password for this drop is wrong.');
   }
 }
 
-function tooManyTries(ms: number): ApiError {
+function tooManyTries(ms: number): DomainError {
   const retryAfter = Math.max(1, Math.ceil(ms / 1000));
-  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, 'rate_limited', `Too many wrong passwords for this drop from your address; retry in ${retryAfter} s.`, undefined, {
-    'Retry-After': retryAfter,
-    'RateLimit-Limit': WRONG_PASSWORDS_ALLOWED,
-    'RateLimit-Remaining': 0,
-    'RateLimit-Reset': retryAfter,
+  return new DomainError('rate_limited', `Too many wrong passwords for this drop from your address; retry in ${retryAfter} s.`, {
+    retryAfterSeconds: retryAfter,
+    rateLimit: { limit: WRONG_PASSWORDS_ALLOWED, remaining: 0, resetSeconds: retryAfter },
   });
 }
 

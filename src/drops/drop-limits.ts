@@ -1,5 +1,4 @@
-import { HttpStatus } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { MB } from '../config/plans';
 import type { Drop } from './drop.entity';
 
@@ -40,7 +39,7 @@ export function checkExtension(drop: Pick<Drop, 'allowedExtensions'>, fileName: 
   if (!refused) return;
   const list = allowed.map((e) => `.${e}`).join(', ');
   const what = [fileName, sniffed ? `(${sniffed.mime})` : undefined].filter(Boolean).join(' ');
-  throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'kind_not_allowed', `This drop accepts only files ending in ${list}; this file is ${what || 'of another type'}.`);
+  throw new DomainError('kind_not_allowed', `This drop accepts only files ending in ${list}; this file is ${what || 'of another type'}.`);
 }
 
 /** Past `expiresAt` but within `acceptLateUntil`: accepted, flagged late. */
@@ -54,10 +53,10 @@ export function isClosedAt(drop: Pick<Drop, 'expiresAt' | 'acceptLateUntil'>, no
   return !drop.acceptLateUntil || drop.acceptLateUntil.getTime() <= now.getTime();
 }
 
-export function dropFull(drop: Pick<Drop, 'maxSubmissions' | 'maxTotalMB'>, why: 'count' | 'size'): ApiError {
+export function dropFull(drop: Pick<Drop, 'maxSubmissions' | 'maxTotalMB'>, why: 'count' | 'size'): DomainError {
   const message =
     why === 'count' ? `This drop has reached its limit of ${drop.maxSubmissions} files.` : `This file would take the drop past its limit of ${drop.maxTotalMB} MB in all.`;
-  return ApiError.conflict('drop_full', message);
+  return new DomainError('drop_full', message);
 }
 
 /** 409 `drop_full` when the drop has its count, or `bytes` more (when known) would not fit; the final word is the counter UPDATE's. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { checkDropRules, checkTemplateKinds, stepRefusingKind } from './drop-rules';
 
 const drop = { allowedKinds: 'any' as const, autoConvertTo: null, autoCompress: false, processWith: null, maxFileSizeMB: 25, expiresAt: null };
@@ -6,7 +6,7 @@ const details = (fn: () => void) => {
   try {
     fn();
   } catch (err) {
-    return (err as ApiError).details;
+    return (err as DomainError).details;
   }
   return undefined;
 };
@@ -41,7 +41,7 @@ describe('processWith rules', () => {
     const steps = [{ name: 'thumb', tool: image, input: null }];
     expect(() => checkTemplateKinds('image', steps)).not.toThrow();
     expect(() => checkTemplateKinds('any', steps)).not.toThrow();
-    expect(() => checkTemplateKinds('video', steps)).toThrow(ApiError);
+    expect(() => checkTemplateKinds('video', steps)).toThrow(DomainError);
     expect(details(() => checkTemplateKinds('video', steps))?.[0].path).toBe('body/processWith');
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { takesKind, type ToolDefinition } from '../tools/tool-definition';
 import type { DropKind } from './drop.entity';
 
@@ -30,29 +30,29 @@ export function checkDropRules(
   now: Date,
 ): void {
   if (drop.maxFileSizeMB > planLimitMB) {
-    throw ApiError.validation(`maxFileSizeMB must be between 1 and ${planLimitMB}, the plan's upload limit.`, [
+    throw DomainError.validation(`maxFileSizeMB must be between 1 and ${planLimitMB}, the plan's upload limit.`, [
       { path: 'body/maxFileSizeMB', message: `must be <= ${planLimitMB}` },
     ]);
   }
   if (drop.autoConvertTo) {
     const kind = kindOfTarget(drop.autoConvertTo);
     if (drop.allowedKinds !== 'any' && drop.allowedKinds !== kind) {
-      throw ApiError.validation(`autoConvertTo ${drop.autoConvertTo} is a ${kind} format, but the drop accepts only ${drop.allowedKinds} files.`, [
+      throw DomainError.validation(`autoConvertTo ${drop.autoConvertTo} is a ${kind} format, but the drop accepts only ${drop.allowedKinds} files.`, [
         { path: 'body/autoConvertTo', message: `must be a format of kind ${drop.allowedKinds}` },
       ]);
     }
   }
   if (drop.processWith && (drop.autoConvertTo || drop.autoCompress)) {
     const other = drop.autoConvertTo ? 'autoConvertTo' : 'autoCompress';
-    throw ApiError.validation(`processWith runs a template; ${other} is a one-step recipe of its own: set one or the other, not both.`, [
+    throw DomainError.validation(`processWith runs a template; ${other} is a one-step recipe of its own: set one or the other, not both.`, [
       { path: 'body/processWith', message: `cannot be combined with ${other}` },
     ]);
   }
   if (expiresAtChanged && drop.expiresAt && drop.expiresAt.getTime() <= now.getTime()) {
-    throw ApiError.validation('expiresAt must be in the future.', [{ path: 'body/expiresAt', message: 'must be in the future' }]);
+    throw DomainError.validation('expiresAt must be in the future.', [{ path: 'body/expiresAt', message: 'must be in the future' }]);
   }
   if (drop.acceptLateUntil && (!drop.expiresAt || drop.acceptLateUntil.getTime() <= drop.expiresAt.getTime())) {
-    throw ApiError.validation('acceptLateUntil is a grace period after expiresAt: set expiresAt, and acceptLateUntil after it.', [
+    throw DomainError.validation('acceptLateUntil is a grace period after expiresAt: set expiresAt, and acceptLateUntil after it.', [
       { path: 'body/acceptLateUntil', message: 'must be after expiresAt' },
     ]);
   }
@@ -75,7 +75,7 @@ export function checkTemplateKinds(allowedKinds: DropKind, steps: readonly StepR
   if (allowedKinds === 'any') return;
   const step = stepRefusingKind(steps, allowedKinds);
   if (step) {
-    throw ApiError.validation(
+    throw DomainError.validation(
       `processWith: the template's step "${step.name}" (${step.tool.slug}) takes ${step.tool.kind} files, but the drop accepts only ${allowedKinds} files.`,
       [{ path: 'body/processWith', message: `must name a template whose steps take ${allowedKinds} files` }],
     );

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { DropCreate, DropUpdate, Drop as DropView } from '../../generated/types';
 import type { Account } from '../accounts/account.entity';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';
 import { newId, randomSlug } from '../common/ids';
@@ -67,7 +67,7 @@ export class DropsService {
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, true, this.clock.now());
     await this.checkTemplate(account.id, drop, scopes);
     for (let attempt = 0; !(await templateKept(this.drops.insert(drop))); attempt++) {
-      if (input.slug) throw ApiError.conflict('slug_taken', `The slug ${input.slug} is already taken.`);
+      if (input.slug) throw new DomainError('slug_taken', `The slug ${input.slug} is already taken.`);
       if (attempt >= 5) throw new Error('Could not draw a free slug in 6 attempts');
       drop.slug = randomSlug(); // a generated slug collided: draw another
     }
@@ -81,7 +81,7 @@ export class DropsService {
   /** The account's drop; another account's drop is indistinguishable from a missing one (404). */
   async get(accountId: string, slug: string): Promise<Drop> {
     const drop = await this.drops.findBySlugForAccount(slug, accountId);
-    if (!drop) throw ApiError.notFound('Drop');
+    if (!drop) throw DomainError.notFound('Drop');
     return drop;
   }
 
@@ -100,7 +100,7 @@ export class DropsService {
       if (drop) this.cache.store(slug, drop, generation);
     }
     // Another account's drop is indistinguishable from a missing one (404).
-    if (!drop || drop.accountId !== accountId) throw ApiError.notFound('Drop');
+    if (!drop || drop.accountId !== accountId) throw DomainError.notFound('Drop');
     return drop;
   }
 
@@ -126,7 +126,7 @@ export class DropsService {
   private async checkTemplate(accountId: string, drop: Pick<Drop, 'processWith' | 'allowedKinds'>, scopes?: readonly string[]): Promise<void> {
     if (!drop.processWith) return;
     const template = await this.templates.get(accountId, drop.processWith).catch((err: unknown) => {
-      if (err instanceof ApiError && err.code === 'not_found') throw unknownTemplate(drop.processWith!);
+      if (err instanceof DomainError && err.code === 'not_found') throw unknownTemplate(drop.processWith!);
       throw err;
     });
     const steps = Object.entries(template.steps).map(([name, spec]) => ({
@@ -139,7 +139,7 @@ export class DropsService {
     for (const [name, spec] of Object.entries(template.steps)) {
       const tool = findTool(spec.tool);
       if (tool && !toolScopes(tool).some((scope) => scopes.includes(scope))) {
-        throw ApiError.forbidden('insufficient_scope', `processWith: step "${name}" of template ${template.id} needs the ${toolScopes(tool)[0]} scope, which this key lacks.`);
+        throw new DomainError('insufficient_scope', `processWith: step "${name}" of template ${template.id} needs the ${toolScopes(tool)[0]} scope, which this key lacks.`);
       }
     }
   }
@@ -147,7 +147,7 @@ export class DropsService {
   /** A drop by its public slug, whoever owns it (public pages and intake). */
   async findBySlug(slug: string): Promise<Drop> {
     const drop = await this.drops.findBySlug(slug);
-    if (!drop) throw ApiError.notFound('Drop');
+    if (!drop) throw DomainError.notFound('Drop');
     return drop;
   }
 
@@ -177,8 +177,8 @@ export class DropsService {
   }
 }
 
-function unknownTemplate(id: string): ApiError {
-  return ApiError.validation(`processWith: no template ${id} in this account.`, [{ path: 'body/processWith', message: 'must name a template of this account' }]);
+function unknownTemplate(id: string): DomainError {
+  return DomainError.validation(`processWith: no template ${id} in this account.`, [{ path: 'body/processWith', message: 'must name a template of this account' }]);
 }
 
 /** The write, or the 400 of an unknown template when it was deleted between the check and the write (the foreign key). */

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { MAX_JSON_DEPTH, tooDeep } from '../common/json-depth';
 import type { Db } from '../database/sql';
 import { IdempotencyRepository } from './idempotency.repository';
-import { JobCommandError } from './lifecycle/job-errors';
+import { DomainError } from '../common/domain-error';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -50,7 +50,7 @@ export class IdempotencyService {
     const record = await this.records.find(apiKeyId, request.key, now, db);
     if (!record) return undefined;
     if (record.requestHash !== request.hash) {
-      throw new JobCommandError('idempotency_conflict', 'This Idempotency-Key was used with a different request body in the last 24 hours.');
+      throw new DomainError('idempotency_conflict', 'This Idempotency-Key was used with a different request body in the last 24 hours.');
     }
     return { status: record.status, body: record.response };
   }

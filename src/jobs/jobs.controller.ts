@@ -6,7 +6,6 @@ import { preferredWait } from '../common/prefer';
 import { Operation } from '../contract/operation.decorator';
 import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
 import { IdempotencyService } from './idempotency.service';
-import { presented } from './jobs.presenter';
 import { JobsService } from './jobs.service';
 import { isFinal } from './lifecycle/job-states';
 import { CancelJob } from './use-cases/cancel-job';
@@ -39,7 +38,7 @@ export class JobsController {
     const valid = await this.jobs.validate(auth, body);
     const idempotency = this.idempotency.request(body, idempotencyKey);
     const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
-    const result = await presented(() => this.submitJob.execute({ account: auth.account, key, ...valid, webhookUrl: body.webhookUrl ?? null, idempotency }));
+    const result = await this.submitJob.execute({ account: auth.account, key, ...valid, webhookUrl: body.webhookUrl ?? null, idempotency });
     // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
     const { id, statusUrl } = result.body as { id?: unknown; statusUrl?: unknown };
     if (result.status === 202 && typeof statusUrl === 'string') reply.header('location', statusUrl);
@@ -82,7 +81,7 @@ export class JobsController {
   @HttpCode(200)
   @Operation('cancelJob', { aliases: ['apiCancelJob'] })
   async cancel(@Auth() auth: AuthContext, @Param('id') id: string): Promise<Ok<'cancelJob'>> {
-    const canceled = await presented(() => this.cancelJob.execute(auth.key.id, id));
+    const canceled = await this.cancelJob.execute(auth.key.id, id);
     return { job: await this.jobs.view(canceled) };
   }
 }

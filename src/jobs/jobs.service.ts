@@ -1,8 +1,8 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { JobCreate, JobRequest, Job as JobView, PipelineJobCreate, TemplateJobCreate } from '../../generated/types';
 import type { AuthContext } from '../auth/auth-context';
 import { assertScope } from '../auth/scopes';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { decodeCursor, paginate } from '../common/cursor';
 import { limitsOf } from '../config/plans';
 import { TemplatesService } from '../templates/templates.service';
@@ -46,23 +46,23 @@ export class JobsService {
   async validate(auth: AuthContext, body: JobRequest): Promise<ValidJob> {
     const forms = (['tool', 'steps', 'template'] as const).filter((f) => (body as Record<string, unknown>)[f] !== undefined);
     if (forms.length > 1) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_pipeline', `Give one of tool, steps or template, not ${forms.join(' and ')}.`, [
-        { path: `body/${forms[1]}`, message: `must not be given with ${forms[0]}` },
-      ]);
+      throw new DomainError('invalid_pipeline', `Give one of tool, steps or template, not ${forms.join(' and ')}.`, {
+        details: [{ path: `body/${forms[1]}`, message: `must not be given with ${forms[0]}` }],
+      });
     }
     if (forms[0] === 'steps') return this.validatePipeline(auth, body as PipelineJobCreate, (body as PipelineJobCreate).steps, 'body/steps');
     if (forms[0] === 'template') {
       const template = await this.templates.get(auth.account.id, (body as TemplateJobCreate).template);
       return this.validatePipeline(auth, body as TemplateJobCreate, template.steps, 'body/template/steps');
     }
-    if (forms.length === 0) throw ApiError.validation("body: must have required property 'tool'", [{ path: 'body', message: "must have required property 'tool'" }]);
+    if (forms.length === 0) throw DomainError.validation("body: must have required property 'tool'", [{ path: 'body', message: "must have required property 'tool'" }]);
     return this.validateTool(auth, body as JobCreate);
   }
 
   private validateTool(auth: AuthContext, body: JobCreate): ValidJob {
     const tool = findTool(body.tool);
     if (!tool) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, 'unknown_tool', `Unknown tool "${String(body.tool).slice(0, 64)}"; available: ${Object.keys(TOOLS).join(', ')}.`);
+      throw new DomainError('unknown_tool', `Unknown tool "${String(body.tool).slice(0, 64)}"; available: ${Object.keys(TOOLS).join(', ')}.`);
     }
     requireInput(body.input);
     const options = this.toolOptions.check(tool, body.options, 'body/options');
@@ -78,7 +78,7 @@ export class JobsService {
     const pipeline = this.pipelines.plan(steps, path);
     const input = checkedInput(body.input!);
     const missing = firstMissingScope(pipeline, auth.key.scopes);
-    if (missing) throw ApiError.forbidden('insufficient_scope', `Step "${missing.step}" needs the ${missing.scope} scope.`);
+    if (missing) throw new DomainError('insufficient_scope', `Step "${missing.step}" needs the ${missing.scope} scope.`);
     requireWebhookPlan(auth, body.webhookUrl);
     return { tool: findTool(pipeline[0].tool.slug)!, input, options: {}, pipeline, stepOrder: Object.keys(steps) };
   }
@@ -103,7 +103,7 @@ export class JobsService {
 
   private async find(auth: AuthContext, id: string): Promise<Job> {
     const job = await this.jobs.findForKey(id, auth.key.id);
-    if (!job) throw ApiError.notFound('Job');
+    if (!job) throw DomainError.notFound('Job');
     return job;
   }
 
@@ -115,18 +115,19 @@ export class JobsService {
 
 function requireInput(input: { url?: string; fileId?: string } | undefined): void {
   if (!input?.url && !input?.fileId) {
-    throw new ApiError(HttpStatus.BAD_REQUEST, 'missing_input', 'Give the input file as input.url (http or https) or input.fileId (from POST /v1/uploads).');
+    throw new DomainError('missing_input', 'Give the input file as input.url (http or https) or input.fileId (from POST /v1/uploads).');
   }
 }
 
 function checkedInput(input: { url?: string; fileId?: string }): { url: string } | { fileId: string } {
-  if (input.url && input.fileId) throw ApiError.validation('Give input.url or input.fileId, not both.', [{ path: 'body/input', message: 'must have exactly one of url, fileId' }]);
-  if (input.url && !isHttpUrl(input.url)) throw ApiError.validation('input.url must be an http or https URL.', [{ path: 'body/input/url', message: 'must be an http(s) URL' }]);
+  if (input.url && input.fileId)
+    throw DomainError.validation('Give input.url or input.fileId, not both.', [{ path: 'body/input', message: 'must have exactly one of url, fileId' }]);
+  if (input.url && !isHttpUrl(input.url)) throw DomainError.validation('input.url must be an http or https URL.', [{ path: 'body/input/url', message: 'must be an http(s) URL' }]);
   return input.url ? { url: input.url } : { fileId: input.fileId! };
 }
 
 function requireWebhookPlan(auth: AuthContext, webhookUrl: string | undefined): void {
-  if (webhookUrl && !limitsOf(auth.account.plan).jobWebhooks) throw ApiError.forbidden('plan_not_eligible', 'Job webhooks need the Pro or Max plan.');
+  if (webhookUrl && !limitsOf(auth.account.plan).jobWebhooks) throw new DomainError('plan_not_eligible', 'Job webhooks need the Pro or Max plan.');
 }
 
 function isHttpUrl(value: string): boolean {

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Headers } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { register } from 'prom-client';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { AppConfig } from '../config/config';
 
 /**
@@ -17,7 +17,7 @@ export class MetricsController {
   metrics(@Headers('authorization') authorization: string | undefined): Promise<string> {
     const token = this.config.METRICS_TOKEN;
     if (token && !sameSecret(authorization ?? '', `Bearer ${token}`)) {
-      throw ApiError.unauthorized('unauthorized', 'The metrics require "Authorization: Bearer <METRICS_TOKEN>".');
+      throw new DomainError('unauthorized', 'The metrics require "Authorization: Bearer <METRICS_TOKEN>".');
     }
     return register.metrics();
   }

@@ -1,6 +1,6 @@
-import { Controller, Get, Head, HttpStatus, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Head, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { servedContentType } from '../common/file-sniffer';
 import { Operation } from '../contract/operation.decorator';
 import type { Query as QueryOf } from '../contract/operation-types';
@@ -36,10 +36,10 @@ export class FilesController {
     const { expires, name, sig, type } = query;
     const verdict = this.signer.verify({ key, name, expires, sig, type });
     if (verdict === 'invalid_signature') {
-      throw ApiError.forbidden('invalid_signature', 'The download URL is invalid or has been altered.');
+      throw new DomainError('invalid_signature', 'The download URL is invalid or has been altered.');
     }
     if (verdict === 'url_expired') {
-      throw ApiError.forbidden('url_expired', `The download URL expired at ${new Date(expires * 1000).toISOString()}.`);
+      throw new DomainError('url_expired', `The download URL expired at ${new Date(expires * 1000).toISOString()}.`);
     }
     const file = await this.storage.servedFile(key);
     if (!file) throw await this.gone(key);
@@ -59,12 +59,12 @@ export class FilesController {
    * (moved out of reach before its verdict was recorded), 410 for one retention removed (a
    * tombstone remembers either as long as its URLs live), else 404.
    */
-  private async gone(key: string): Promise<ApiError> {
+  private async gone(key: string): Promise<DomainError> {
     const tombstone = await this.tombstones.find(key);
-    if (!tombstone) return ApiError.notFound('File');
+    if (!tombstone) return DomainError.notFound('File');
     if (tombstone.reason === 'quarantined') {
-      return ApiError.forbidden('quarantined', 'This file is quarantined: the malware scan found malware in the submission it belongs to. It can only be deleted.');
+      return new DomainError('quarantined', 'This file is quarantined: the malware scan found malware in the submission it belongs to. It can only be deleted.');
     }
-    return new ApiError(HttpStatus.GONE, tombstone.reason, `The job's output was removed on ${tombstone.purgedAt.toISOString()} (retention); run the job again to get it.`);
+    return new DomainError(tombstone.reason, `The job's output was removed on ${tombstone.purgedAt.toISOString()} (retention); run the job again to get it.`);
   }
 }

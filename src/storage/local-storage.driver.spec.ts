@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { toErrorResponse } from '../common/error-response';
 import { newId } from '../common/ids';
 import { loadConfig } from '../config/config';
 import { contentDisposition, safeFileName } from './content-disposition';
@@ -120,7 +121,7 @@ describe('LocalStorageDriver', () => {
     const err = await driver.put(key, body, { maxBytes: 1024 * 1024 }).catch((e) => e);
     expect(err).toBeInstanceOf(FileTooLargeError);
     expect(err.limit).toBe(1024 * 1024);
-    expect(err.status).toBe(413);
+    expect(toErrorResponse(err).status).toBe(413);
     expect(err.code).toBe('file_too_large');
     expect(body.served).toBeLessThan(4 * 1024 * 1024); // did not read the whole 50 MB
     expect(body.destroyed).toBe(true);

@@ -1,6 +1,5 @@
-import { HttpStatus } from '@nestjs/common';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 
 /** DI token for the configured {@link StorageDriver} (local disk or S3). */
 export const STORAGE = Symbol('STORAGE');
@@ -77,9 +76,9 @@ export interface ServedFile {
 }
 
 /** The upload went past `limit` bytes. Rendered by the global filter as 413 `file_too_large`. */
-export class FileTooLargeError extends ApiError {
+export class FileTooLargeError extends DomainError {
   constructor(readonly limit: number) {
-    super(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file is larger than the limit of ${limit} bytes.`);
+    super('file_too_large', `The file is larger than the limit of ${limit} bytes.`);
     this.name = 'FileTooLargeError';
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import type { Db } from '../database/sql';
 import { stepRefusingKind } from '../drops/drop-rules';
 import type { Drop } from '../drops/drop.entity';
@@ -84,7 +84,7 @@ export class AutoConvertService {
       const template = await this.templates.get(accountId, templateId);
       return { steps: this.pipelines.plan(template.steps), order: Object.keys(template.steps) };
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!(err instanceof DomainError)) throw err;
       // Deleted between the drop's read and now (its deletion clears processWith), or steps a tool no longer takes.
       const refusal =
         err.code === 'not_found'

@@ -1,5 +1,5 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import type { FileKind } from '../common/file-sniffer';
@@ -62,13 +62,13 @@ export class IntakeService {
    */
   async openDrop(slug: string, access?: SenderAccess): Promise<Drop> {
     const drop = await this.drops.findBySlug(slug);
-    if (!drop) throw ApiError.notFound('Drop');
+    if (!drop) throw DomainError.notFound('Drop');
     if (access) await this.gate.admit(drop, access);
-    if (!drop.isActive) throw ApiError.forbidden('drop_paused', 'This drop is paused and is not accepting files right now.');
+    if (!drop.isActive) throw new DomainError('drop_paused', 'This drop is paused and is not accepting files right now.');
     // Past expiresAt, a drop with a grace period (acceptLateUntil) still takes files, marked late.
     if (drop.expiresAt && isClosedAt(drop, this.clock.now())) {
       const until = drop.acceptLateUntil ?? drop.expiresAt;
-      throw new ApiError(HttpStatus.GONE, 'drop_expired', `This drop stopped accepting files on ${until.toISOString()}.`);
+      throw new DomainError('drop_expired', `This drop stopped accepting files on ${until.toISOString()}.`);
     }
     if (access) checkRoom(drop); // a PATCH in flight carries on; the submission's counter UPDATE has the last word
     return drop;
@@ -82,7 +82,7 @@ export class IntakeService {
     const over = () => (room < drop.maxFileSizeMB * MB ? dropFull(drop, 'size') : this.tooLarge(drop));
     const { fields, file } = await form.read({ maxFileBytes: limit, tooLarge: over, fileField: 'file' });
     if (!file) {
-      throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
+      throw DomainError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
     }
     checkExtension(drop, file.fileName);
     // Fields before the file are checked before a byte is stored: a malformed one answers at once.
@@ -107,7 +107,7 @@ export class IntakeService {
       (f): f is string => Boolean(f),
     );
     if (missing.length > 0) {
-      throw ApiError.validation(
+      throw DomainError.validation(
         `This drop requires ${missing.join(' and ')}.`,
         missing.map((f) => ({ path: `body/${f}`, message: 'is required by this drop' })),
       );
@@ -119,11 +119,11 @@ export class IntakeService {
     const validate = this.contract.schemaValidator('SubmissionForm');
     if (!validate({ ...fields, file: '' })) {
       const details = toDetails('body', validate.errors);
-      throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
+      throw DomainError.validation(`${details[0].path}: ${details[0].message}`, details);
     }
   }
 
-  private storeFile(drop: Drop, file: IncomingFile, limit: number, over: () => ApiError): Promise<StoredFile> {
+  private storeFile(drop: Drop, file: IncomingFile, limit: number, over: () => DomainError): Promise<StoredFile> {
     return storeFilePart(this.storage, file, {
       maxBytes: limit,
       tooLarge: over,
@@ -135,11 +135,7 @@ export class IntakeService {
   checkKind(drop: Drop, sniffed: { mime: string; kind: FileKind; ext?: string }, fileName?: string): void {
     checkExtension(drop, fileName, sniffed);
     if (!kindAllowed(drop.allowedKinds, sniffed.kind)) {
-      throw new ApiError(
-        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-        'kind_not_allowed',
-        `This drop accepts only ${drop.allowedKinds} files; this file is ${article(sniffed.kind)} ${sniffed.kind} (${sniffed.mime}).`,
-      );
+      throw new DomainError('kind_not_allowed', `This drop accepts only ${drop.allowedKinds} files; this file is ${article(sniffed.kind)} ${sniffed.kind} (${sniffed.mime}).`);
     }
   }
 
@@ -171,7 +167,7 @@ export class IntakeService {
     const storedName = submissionFileName(drop, fileName, stored.ext);
     return this.transactions.run(async (tx) => {
       const counted = await this.drops.addSubmission(tx, drop.id, stored.size);
-      if (counted === 'gone') throw ApiError.notFound('Drop');
+      if (counted === 'gone') throw DomainError.notFound('Drop');
       if (counted === 'full') throw dropFull(drop, drop.maxSubmissions !== null && drop.submissionCount + 1 >= drop.maxSubmissions ? 'count' : 'size');
       const file = { id: newId('sub'), fileName: storedName, fileKind: stored.kind, fileMime: stored.mime, storageKey: stored.storageKey };
       const { job: conversion, refusal } = await this.autoConvert.admitIn(tx, drop, file);
@@ -191,8 +187,8 @@ export class IntakeService {
     });
   }
 
-  tooLarge(drop: Drop): ApiError {
-    return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds this drop's limit of ${drop.maxFileSizeMB} MB.`);
+  tooLarge(drop: Drop): DomainError {
+    return new DomainError('file_too_large', `The file exceeds this drop's limit of ${drop.maxFileSizeMB} MB.`);
   }
 }
 

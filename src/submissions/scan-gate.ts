@@ -1,5 +1,4 @@
-import { HttpStatus } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import type { Submission } from './submission.entity';
 
 /**
@@ -9,12 +8,10 @@ import type { Submission } from './submission.entity';
  */
 export function checkDownloadable(s: Pick<Submission, 'scanStatus' | 'scanSignature'>, mode: 'strict' | 'advisory', retrySeconds: number): void {
   if (s.scanStatus === 'infected') {
-    throw ApiError.forbidden('quarantined', `This file is quarantined: the malware scan found ${s.scanSignature ?? 'malware'}. It can only be deleted.`);
+    throw new DomainError('quarantined', `This file is quarantined: the malware scan found ${s.scanSignature ?? 'malware'}. It can only be deleted.`);
   }
   if (s.scanStatus === 'pending' && mode === 'strict') {
-    throw new ApiError(HttpStatus.CONFLICT, 'scan_pending', `This file has not been scanned for malware yet; retry in ${retrySeconds} s.`, undefined, {
-      'Retry-After': retrySeconds,
-    });
+    throw new DomainError('scan_pending', `This file has not been scanned for malware yet; retry in ${retrySeconds} s.`, { retryAfterSeconds: retrySeconds });
   }
 }
 

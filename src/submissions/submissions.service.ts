@@ -1,6 +1,6 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { DownloadLink, SubmissionUpdate } from '../../generated/types';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { decodeCursor, paginate } from '../common/cursor';
 import { servedContentType } from '../common/file-sniffer';
 import { Transactions } from '../database/transactions';
@@ -39,7 +39,7 @@ export class SubmissionsService {
 
   async get(drop: Drop, id: string): Promise<Submission> {
     const submission = await this.submissions.findInDrop(drop.id, id);
-    if (!submission) throw ApiError.notFound('Submission');
+    if (!submission) throw DomainError.notFound('Submission');
     return submission;
   }
 
@@ -53,7 +53,7 @@ export class SubmissionsService {
   async delete(drop: Drop, id: string): Promise<void> {
     const submission = await this.transactions.run(async (tx) => {
       const row = await this.submissions.deleteInDrop(tx, drop.id, id);
-      if (!row) throw ApiError.notFound('Submission');
+      if (!row) throw DomainError.notFound('Submission');
       await this.drops.removeSubmission(tx, drop.id, row.fileSize);
       // Recorded with the row's deletion: a storage failure after the commit is retried by the purge.
       await this.fileDeletions.record(tx, [row.storageKey, row.processedKey, ...row.outputKeys]);
@@ -65,13 +65,13 @@ export class SubmissionsService {
   /** The original, the processed file (`processed`) or one of the template's outputs (`output`, by name), signed for an hour. */
   async downloadLink(drop: Drop, id: string, processed: boolean, output?: string): Promise<DownloadLink> {
     if (processed && output !== undefined) {
-      throw ApiError.validation('Ask for the processed file or for an output, not both.', [{ path: 'query/output', message: 'cannot be combined with processed=true' }]);
+      throw DomainError.validation('Ask for the processed file or for an output, not both.', [{ path: 'query/output', message: 'cannot be combined with processed=true' }]);
     }
     const s = await this.get(drop, id);
     checkDownloadable(s, this.config.SCAN_MODE, this.config.SCAN_RETRY_SECONDS);
     if (output !== undefined) {
       const file = s.outputs.find((o) => o.name === output);
-      if (!file) throw new ApiError(HttpStatus.NOT_FOUND, 'not_found', outputMissing(s, output));
+      if (!file) throw new DomainError('not_found', outputMissing(s, output));
       const url = await this.storage.signedUrl(file.storageKey, { fileName: file.fileName, expiresIn: DOWNLOAD_URL_SECONDS, contentType: servedContentType(file.contentType) });
       return { url, expiresIn: DOWNLOAD_URL_SECONDS, file: 'output', output: file.name };
     }
@@ -84,7 +84,7 @@ export class SubmissionsService {
             : s.status === 'processing'
               ? 'processing has not finished'
               : 'no processed file was produced';
-        throw ApiError.conflict('processed_unavailable', `No processed file for this submission: ${why}.`);
+        throw new DomainError('processed_unavailable', `No processed file for this submission: ${why}.`);
       }
       const url = await this.storage.signedUrl(s.processedKey, { fileName: s.processedFileName, expiresIn: DOWNLOAD_URL_SECONDS, contentType: servedContentType(s.processedMime) });
       return { url, expiresIn: DOWNLOAD_URL_SECONDS, file: 'processed' };

@@ -1,8 +1,8 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
@@ -88,13 +88,10 @@ export class UploadSlots {
   }
 }
 
-function tooManyUploads(cap: number): ApiError {
-  return new ApiError(
-    HttpStatus.TOO_MANY_REQUESTS,
-    'too_many_uploads',
-    `At most ${cap} uploads from one address may be in progress at once; retry when one has finished.`,
-    undefined,
-    // The RateLimit-* fields describe this limit too: `cap` uploads at once, none left now.
-    { 'Retry-After': 1, 'RateLimit-Limit': cap, 'RateLimit-Remaining': 0, 'RateLimit-Reset': 1 },
-  );
+function tooManyUploads(cap: number): DomainError {
+  return new DomainError('too_many_uploads', `At most ${cap} uploads from one address may be in progress at once; retry when one has finished.`, {
+    retryAfterSeconds: 1,
+    // The limit is this one too: `cap` uploads at once, none left now.
+    rateLimit: { limit: cap, remaining: 0, resetSeconds: 1 },
+  });
 }

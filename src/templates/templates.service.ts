@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Template as TemplateView, TemplateCreate, TemplateUpdate } from '../../generated/types';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { decodeCursor, paginate } from '../common/cursor';
 import { newId } from '../common/ids';
 import { PipelineCheck } from '../tools/pipeline-check';
@@ -32,19 +32,19 @@ export class TemplatesService {
   /** The account's template, or 404 `not_found` (another account's too). */
   async get(accountId: string, id: string): Promise<Template> {
     const template = await this.templates.findForAccount(id, accountId);
-    if (!template) throw ApiError.notFound('Template');
+    if (!template) throw DomainError.notFound('Template');
     return template;
   }
 
   async update(accountId: string, id: string, body: TemplateUpdate): Promise<Template> {
     const steps = body.steps === undefined ? undefined : this.checked(body.steps);
     const template = await this.templates.update(id, accountId, { name: body.name, steps });
-    if (!template) throw ApiError.notFound('Template');
+    if (!template) throw DomainError.notFound('Template');
     return template;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.templates.delete(id, accountId))) throw ApiError.notFound('Template');
+    if (!(await this.templates.delete(id, accountId))) throw DomainError.notFound('Template');
   }
 
   toView(template: Template): TemplateView {

@@ -1,5 +1,5 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../common/domain-error';
 import { PipelineError, type PipelineStepSpec, type PlannedStep, planPipeline } from './pipeline-plan';
 import { ToolOptions } from './tool-options';
 import { findTool } from './tool-registry';
@@ -14,7 +14,7 @@ export class PipelineCheck {
       return planPipeline(steps, { find: findTool, options: (tool, options, at) => this.toolOptions.check(tool, options, at.replace(/^body\/steps/, path)) });
     } catch (err) {
       if (!(err instanceof PipelineError)) throw err;
-      throw new ApiError(HttpStatus.BAD_REQUEST, 'invalid_pipeline', err.message, [{ path: err.path.replace(/^body\/steps/, path), message: err.message }]);
+      throw new DomainError('invalid_pipeline', err.message, { details: [{ path: err.path.replace(/^body\/steps/, path), message: err.message }] });
     }
   }
 }

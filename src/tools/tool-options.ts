@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Contract, toDetails } from '../contract/contract';
 import type { ToolDefinition } from './tool-definition';
 
@@ -18,14 +18,14 @@ export class ToolOptions {
       const validate = this.contract.schemaValidator(tool.optionsSchema);
       if (!validate(options)) {
         const details = toDetails(path, validate.errors);
-        throw ApiError.validation(`${details[0].path}: ${details[0].message}`, details);
+        throw DomainError.validation(`${details[0].path}: ${details[0].message}`, details);
       }
     }
     const given = (options ?? {}) as Record<string, unknown>;
     const extra = tool.extraCheck?.(given);
     if (extra) {
       const at = extra.path.replace(/^body\/options/, path);
-      throw ApiError.validation(`${at}: ${extra.message}`, [{ path: at, message: extra.message }]);
+      throw DomainError.validation(`${at}: ${extra.message}`, [{ path: at, message: extra.message }]);
     }
     const schema = this.contract.componentSchema(tool.optionsSchema);
     const known = [schema, ...(schema.anyOf ?? [])].flatMap((branch: { properties?: object }) => Object.keys(branch.properties ?? {}));

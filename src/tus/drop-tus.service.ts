@@ -3,7 +3,7 @@ import type { Server } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig, publicBaseUrl } from '../config/config';
 import { MB } from '../config/plans';
@@ -68,7 +68,7 @@ export class DropTusService {
     const metadata = uploadMetadata(req);
     refuseReservedMetadata(metadata);
     if (!metadata.filename?.trim()) {
-      throw ApiError.validation('Upload-Metadata must name the file: filename is required.', [{ path: 'header/Upload-Metadata/filename', message: 'is required' }]);
+      throw DomainError.validation('Upload-Metadata must name the file: filename is required.', [{ path: 'header/Upload-Metadata/filename', message: 'is required' }]);
     }
     this.intake.checkSenderFields(drop, senderFields(metadata));
     checkExtension(drop, metadata.filename);

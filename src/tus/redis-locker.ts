@@ -1,8 +1,8 @@
-import { HttpStatus, Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Lock, Locker, RequestRelease } from '@tus/utils';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { AppConfig } from '../config/config';
 import { deploymentPrefix } from '../queue/queue.module';
 import { REDIS } from '../redis/redis.module';
@@ -150,12 +150,12 @@ class RedisLock implements Lock {
 }
 
 /** 423, which tus clients (tus-js-client, our page) retry. */
-function busy(): ApiError {
-  return new ApiError(HttpStatus.LOCKED, 'upload_locked', 'Another request is still writing this upload; retry in a moment.');
+function busy(): DomainError {
+  return new DomainError('upload_locked', 'Another request is still writing this upload; retry in a moment.');
 }
 
 /** Redis unreachable: without the shared lock no byte may be written (503 `unavailable`, as the rate limits answer). */
 function unavailable(err: unknown): never {
   // eslint-disable-next-line @typescript-eslint/only-throw-error
-  throw tusError(new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'unavailable', `The service is temporarily unavailable; retry shortly (${(err as Error).message}).`));
+  throw tusError(new DomainError('unavailable', `The service is temporarily unavailable; retry shortly (${(err as Error).message}).`));
 }

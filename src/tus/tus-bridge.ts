@@ -1,7 +1,8 @@
 import type { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
+import { toErrorResponse } from '../common/error-response';
 
 // srvx (@tus/server's own request adapter) ships only ESM types, which our CommonJS resolution cannot read.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -26,13 +27,14 @@ const TUS_ERROR_CODES: Record<number, string> = {
  * Throwable from a tus hook or store: @tus/server answers with `status_code` and `body`, here the
  * same `{error:{code,message}}` envelope every other endpoint sends.
  */
-export function tusError(err: ApiError): { status_code: number; body: string } {
-  return { status_code: err.status, body: JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) };
+export function tusError(err: DomainError): { status_code: number; body: string } {
+  const { status, body } = toErrorResponse(err);
+  return { status_code: status, body: JSON.stringify(body) };
 }
 
-/** Hook and store errors as @tus/server sends them: ApiErrors become the envelope, others stay 500s. */
+/** Hook and store errors as @tus/server sends them: DomainErrors become the envelope, others stay 500s. */
 export function asTusError(err: unknown): unknown {
-  return err instanceof ApiError ? tusError(err) : err;
+  return err instanceof DomainError ? tusError(err) : err;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DataStore, Upload } from '@tus/utils';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { tusError } from './tus-bridge';
 
 /**
@@ -27,7 +27,7 @@ const RESERVED_KEYS = [OWNER_KEY, 'accountId', 'dropId'];
 export function refuseReservedMetadata(metadata: Record<string, unknown> | undefined | null): void {
   const reserved = Object.keys(metadata ?? {}).filter((key) => RESERVED_KEYS.includes(key));
   if (reserved.length > 0) {
-    throw ApiError.validation(
+    throw DomainError.validation(
       `Upload-Metadata may not carry ${reserved.join(' or ')}: the server records who owns an upload.`,
       reserved.map((key) => ({ path: `header/Upload-Metadata/${key}`, message: 'is reserved' })),
     );
@@ -71,7 +71,7 @@ export class OwnedStore extends DataStore {
     const upload = await this.inner.getUpload(id);
     // @tus/server answers a store's `{status_code, body}` rejection as is (the JSON envelope).
     // eslint-disable-next-line @typescript-eslint/only-throw-error
-    if (upload.metadata?.[OWNER_KEY] !== this.owner()) throw tusError(ApiError.notFound('Upload'));
+    if (upload.metadata?.[OWNER_KEY] !== this.owner()) throw tusError(DomainError.notFound('Upload'));
     return withoutOwner(upload);
   }
 
@@ -88,7 +88,7 @@ export class OwnedStore extends DataStore {
     } catch {
       return;
     }
-    if (upload.metadata?.[OWNER_KEY] !== this.owner()) throw ApiError.notFound('Upload');
+    if (upload.metadata?.[OWNER_KEY] !== this.owner()) throw DomainError.notFound('Upload');
   }
 
   override async remove(id: string): Promise<void> {

@@ -1,9 +1,9 @@
-import { HttpStatus, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { Server, type ServerOptions } from '@tus/server';
 import { type DataStore, type Locker, Metadata, type Upload } from '@tus/utils';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { type SniffedStream, sniff } from '../common/file-sniffer';
 import { asTusError } from './tus-bridge';
 
@@ -15,7 +15,7 @@ export const SUBMISSION_ID_HEADER = 'Dropline-Submission-Id';
 /**
  * One @tus/server for a family of URLs `<collection>/{id}` whose collection path varies (a drop's
  * slug). Locations are absolute, built from PUBLIC_BASE_URL and the creating request's path; the
- * upload id is the URL's last segment. Hook errors are {@link ApiError}s sent as the JSON envelope.
+ * upload id is the URL's last segment. Hook errors are {@link DomainError}s sent as the JSON envelope.
  */
 export function buildTusServer(
   datastore: DataStore,
@@ -68,8 +68,7 @@ const OFFERED = 'creation, creation-with-upload, termination, expiration';
  */
 export function refuseUnofferedExtensions(req: FastifyRequest): void {
   if (req.headers['upload-concat'] !== undefined) {
-    throw new ApiError(
-      HttpStatus.BAD_REQUEST,
+    throw new DomainError(
       'tus_extension_unsupported',
       `This server does not offer the tus concatenation extension (Upload-Concat); send each file as one upload. Supported: ${OFFERED}.`,
     );
@@ -95,7 +94,7 @@ export function uploadMetadata(req: FastifyRequest): Record<string, string> {
 export function declaredLength(req: FastifyRequest): number | undefined {
   const header = req.headers['upload-length'];
   if (header === undefined && req.headers['upload-defer-length'] !== undefined) {
-    throw ApiError.validation('Send Upload-Length: uploads of unknown length are not accepted.', [{ path: 'header/Upload-Length', message: 'is required' }]);
+    throw DomainError.validation('Send Upload-Length: uploads of unknown length are not accepted.', [{ path: 'header/Upload-Length', message: 'is required' }]);
   }
   const n = Number(header);
   return typeof header === 'string' && /^\d{1,16}$/.test(header) ? n : undefined;

@@ -1,7 +1,7 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Upload as UploadView } from '../../generated/types';
 import type { Account } from '../accounts/account.entity';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { sanitizeFileName } from '../common/file-sniffer';
 import { newId } from '../common/ids';
@@ -28,7 +28,7 @@ export class UploadsService {
     const limitMB = limitsOf(account.plan).maxFileSizeMB;
     const tooLarge = planFileTooLarge(account);
     const { file } = await form.read({ maxFileBytes: limitMB * MB, tooLarge: () => tooLarge });
-    if (!file) throw ApiError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
+    if (!file) throw DomainError.validation('The form has no file: send it in a part named "file".', [{ path: 'body/file', message: 'is required' }]);
     const stored = await storeFilePart(this.storage, file, { maxBytes: limitMB * MB, tooLarge: () => tooLarge });
     return this.createFromStored(account, newId('upl'), file.fileName, stored);
   }
@@ -71,9 +71,9 @@ export class UploadsService {
 }
 
 /** 413 `file_too_large`: over the plan's upload limit (an upload, a tus upload, a job's `input.fileId`). */
-export function planFileTooLarge(account: Pick<Account, 'plan'>): ApiError {
+export function planFileTooLarge(account: Pick<Account, 'plan'>): DomainError {
   const limitMB = limitsOf(account.plan).maxFileSizeMB;
-  return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
+  return new DomainError('file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
 }
 
 export function toUploadView(u: Upload): UploadView {

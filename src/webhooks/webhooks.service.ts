@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { WebhookDelivery as WebhookDeliveryView } from '../../generated/types';
-import { ApiError } from '../common/api-error';
+import { DomainError } from '../common/domain-error';
 import { Clock } from '../common/clock';
 import { decodeCursor, paginate } from '../common/cursor';
 import { newId } from '../common/ids';
@@ -84,7 +84,7 @@ export class WebhooksService {
   /** Sends the same event again (same webhook-id), whatever its state. */
   async replay(accountId: string, id: string): Promise<WebhookDelivery> {
     const delivery = await this.deliveries.findForAccount(id, accountId);
-    if (!delivery) throw ApiError.notFound('Webhook delivery');
+    if (!delivery) throw DomainError.notFound('Webhook delivery');
     // Moving next_attempt_at supersedes a pending retry: only this attempt's chain goes on.
     const reopened = await this.deliveries.reopen(id, this.clock.now());
     await this.schedule(id, reopened!.nextAttemptAt!, accountId);

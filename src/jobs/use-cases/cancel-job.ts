@@ -7,7 +7,7 @@ import { JobQueue } from '../job-queue';
 import { JobRefunds } from '../job-refunds';
 import type { Job } from '../job.entity';
 import { JobsRepository } from '../jobs.repository';
-import { JobCommandError } from '../lifecycle/job-errors';
+import { DomainError } from '../../common/domain-error';
 import { TRANSITIONS } from '../lifecycle/job-states';
 import { PipelinesRepository } from '../pipelines.repository';
 
@@ -43,7 +43,7 @@ export class CancelJob {
     if (!canceled) {
       const current = await this.jobs.findForKey(jobId, apiKeyId);
       if (!current) throw notFound();
-      throw new JobCommandError('cannot_cancel', `The job is ${current.state}; only ${TRANSITIONS.cancel.from.map((s) => `a ${s}`).join(' or ')} job can be canceled.`);
+      throw new DomainError('cannot_cancel', `The job is ${current.state}; only ${TRANSITIONS.cancel.from.map((s) => `a ${s}`).join(' or ')} job can be canceled.`);
     }
     recordJobFinished(canceled);
     await this.queue.remove(job.queue, job.id);
@@ -61,7 +61,7 @@ export class CancelJob {
       return { row: { ...row, refunded: await this.pipelines.updateRefunded(tx, job.id) }, steps };
     });
     if (!canceled)
-      throw new JobCommandError(
+      throw new DomainError(
         'cannot_cancel',
         `The job is ${job.state === 'queued' || job.state === 'running' ? 'ending' : job.state}; only a queued or running pipeline can be canceled.`,
       );
@@ -72,4 +72,4 @@ export class CancelJob {
   }
 }
 
-const notFound = () => new JobCommandError('not_found', 'Job not found.');
+const notFound = () => new DomainError('not_found', 'Job not found.');

@@ -9,7 +9,7 @@ import { IdempotencyService, type IdempotentRequest, type StoredResponse } from 
 import { JobAdmission } from '../job-admission';
 import { JobDispatch } from '../job-dispatch';
 import { JobInputs } from '../job-inputs';
-import { JobCommandError } from '../lifecycle/job-errors';
+import { DomainError } from '../../common/domain-error';
 
 export interface SubmitJobCommand {
   account: Pick<Account, 'id' | 'plan'>;
@@ -70,7 +70,7 @@ export class SubmitJob {
     const result = await (connection ? connection.transaction(admit) : this.transactions.run(admit));
     if (result.outcome === 'refused') {
       const { code, message, retryAfterSeconds } = result.refusal;
-      throw new JobCommandError(code, message, undefined, retryAfterSeconds);
+      throw new DomainError(code, message, { retryAfterSeconds });
     }
     await this.dispatch.enqueueOrWithdraw(result.job, connection);
     const { id } = result.job;

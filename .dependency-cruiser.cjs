@@ -24,6 +24,14 @@ const HTTP_LAYER = [
 ];
 const HTTP_PACKAGES = '^node_modules/(fastify|@nestjs/platform-fastify|@fastify/[^/]+)/';
 
+/**
+ * Errors with an HTTP status: ApiError (a status spelled out) and the table of each code's status.
+ * The core throws DomainError (common/domain-error.ts) and leaves the status to the edge.
+ * (`HttpStatus` comes from @nestjs/common, which the core imports for DI: ESLint's
+ * no-restricted-imports keeps that one name out, see eslint.config.mjs.)
+ */
+const HTTP_ERRORS = ['^src/common/api-error\\.ts$', '^src/common/error-status\\.ts$'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -48,6 +56,14 @@ module.exports = {
       severity: 'error',
       from: { path: `^src/${DOMAINS}/`, pathNot: HTTP_EDGE },
       to: { path: [HTTP_PACKAGES, ...HTTP_LAYER] },
+    },
+    {
+      name: 'core-throws-domain-errors',
+      comment:
+        'Only the HTTP edge (controllers, guards, filters, presenters, the Fastify-facing files) knows statuses: everything else throws DomainError, whose code the edge maps to a status (common/error-status.ts).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [...HTTP_EDGE, ...HTTP_LAYER, ...HTTP_ERRORS] },
+      to: { path: HTTP_ERRORS },
     },
   ],
   options: {

@@ -56,6 +56,37 @@ export default tseslint.config(
     },
   },
   {
+    // Statuses belong to the HTTP edge: the core throws DomainError and common/error-status.ts
+    // maps its code. .dependency-cruiser.cjs keeps ApiError out of the core; this keeps out the
+    // names of @nestjs/common a module graph cannot see. The edge below is that file's
+    // HTTP_EDGE and HTTP_LAYER: keep the two in step.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/**/*.{controller,guard,filter,decorator,presenter,module,spec}.ts',
+      'src/auth/{deferred-rate-limit,auth-context}.ts',
+      'src/common/{api-error,error-response,json-body,lingering-close,multipart,multipart-errors}.ts',
+      'src/contract/{operation-binding,request-validation.guard}.ts',
+      'src/tus/**',
+      'src/drop-page/**',
+      'src/app.factory.ts',
+      'src/main.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: ['HttpStatus', 'HttpException'],
+              message: 'Throw a DomainError (src/common/domain-error.ts): the edge maps its code to a status (src/common/error-status.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain JavaScript (scripts, Dredd hooks, bench, jest config): no type information.
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,

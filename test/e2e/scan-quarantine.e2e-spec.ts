@@ -11,6 +11,10 @@ import { contractFetch } from '../support/contract-check';
 import { expectError } from '../support/expect-error';
 import { eventually, form, png, send, storedFiles } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { DataSource } from 'typeorm';
+import { StorageTombstonesRepository } from '../../src/storage/storage-tombstones.repository';
+import { STORAGE, type StorageDriver } from '../../src/storage/storage.driver';
+import { quarantineKey } from '../../src/submissions/submission-quarantine';
 
 /** The names of a ZIP file's entries. */
 async function zipNames(path: string): Promise<string[]> {
@@ -50,7 +54,7 @@ describe.each(['advisory', 'strict'] as const)('quarantine of files already link
       SCAN_MODE: mode,
       WORKER_IN_PROCESS: 'true',
     });
-    owner = await t.newTenant({ plan: 'pro', credits: 20 });
+    owner = await t.newTenant();
     image = await png(64, 48);
   });
   afterAll(async () => {
@@ -137,6 +141,32 @@ describe.each(['advisory', 'strict'] as const)('quarantine of files already link
       expect((await owner.client.DELETE('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } })).response.status).toBe(204);
     }
     expect(await quarantinedFiles()).toEqual([]);
+  });
+
+  it('a scan that died after moving the file (the row still pending, its old key gone) is finished by the sweep', async () => {
+    const slug = uniqueSlug('qrn');
+    expect((await owner.client.POST('/v1/drops', { body: { name: 'Scanned', slug } })).response.status).toBe(201);
+    await clamd.stop();
+    let id: string;
+    try {
+      const sent = await send(t, slug, { body: form({}, { data: EICAR, name: 'eicar.txt', type: 'text/plain' }) });
+      expect(sent.status).toBe(201);
+      id = sent.body.submission.id;
+      // What SubmissionQuarantine does before it records the verdict, done here as by a process that then died.
+      const [{ key }] = await t.app.get(DataSource).query('SELECT storage_key AS key FROM submissions WHERE id = $1', [id]);
+      await t.app.get(DataSource).transaction((tx) => t.app.get(StorageTombstonesRepository).record(tx, [key], 'quarantined', new Date()));
+      await t.app.get<StorageDriver>(STORAGE).move(key, quarantineKey(key));
+      expect((await submission(slug, id)).scan.status).toBe('pending');
+    } finally {
+      await clamd.start();
+    }
+    const infected = await until(slug, id, (s) => s.scan.status === 'infected', 'infected');
+    expect(infected.scan.signature).toBe('Eicar-Test-Signature');
+    const [{ key: now }] = await t.app.get(DataSource).query('SELECT storage_key AS key FROM submissions WHERE id = $1', [id]);
+    expect(now).toMatch(/^qrn_obj_/);
+    const refused = await link(slug, id);
+    expectError(refused.response, refused.error, 403, 'quarantined');
+    expect((await owner.client.DELETE('/v1/drops/{slug}/submissions/{id}', { params: { path: { slug, id } } })).response.status).toBe(204);
   });
 
   it('a clean file linked before its verdict keeps working (the move is for malware only)', async () => {

@@ -1,6 +1,6 @@
 import { Controller, Delete, Head, Options, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitHeaders } from '../auth/rate-limiter.service';
+import { rateLimitHeaders } from '../common/rate-limit-headers';
 import { Operation } from '../contract/operation.decorator';
 import { tusOptions } from './tus-options';
 import { UploadTusService } from './upload-tus.service';

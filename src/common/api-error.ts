@@ -1,7 +1,4 @@
-import { HttpStatus } from '@nestjs/common';
 import { DomainError, type ErrorCode, type ErrorDetail } from './domain-error';
-
-export type { ErrorCode, ErrorDetail };
 
 /**
  * A {@link DomainError} with its HTTP status and headers spelled out, for the edge (controllers,
@@ -20,25 +17,5 @@ export class ApiError extends DomainError {
     extra?: Record<string, unknown>,
   ) {
     super(code, message, { details, members: extra });
-  }
-
-  static notFound(what: string): ApiError {
-    return new ApiError(HttpStatus.NOT_FOUND, 'not_found', `${what} not found.`);
-  }
-
-  static validation(message: string, details?: ErrorDetail[]): ApiError {
-    return new ApiError(HttpStatus.BAD_REQUEST, 'validation_failed', message, details);
-  }
-
-  static conflict(code: ErrorCode, message: string): ApiError {
-    return new ApiError(HttpStatus.CONFLICT, code, message);
-  }
-
-  static forbidden(code: ErrorCode, message: string): ApiError {
-    return new ApiError(HttpStatus.FORBIDDEN, code, message);
-  }
-
-  static unauthorized(code: ErrorCode, message: string): ApiError {
-    return new ApiError(HttpStatus.UNAUTHORIZED, code, message);
   }
 }

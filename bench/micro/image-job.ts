@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
-import { MediaRepository } from '../../src/media/media.repository';
+import { MediaEngine } from '../../src/media/media-engine';
 import { LocalStorageDriver } from '../../src/storage/local-storage.driver';
 import { ByteLimit } from '../../src/storage/storage.driver';
 
 const perRound = Number(process.argv[2] ?? 24);
 const rounds = Number(process.argv[3] ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'dropline-image-bench-'));
-const media = new MediaRepository();
+const media = new MediaEngine();
 const storage = new LocalStorageDriver(join(dir, 'store'), null as never);
 
 async function oldJob(input: string, i: number) {

@@ -1,5 +1,5 @@
 /**
- * The service's sharp call (MediaRepository: probe, then transformImage with sequentialRead,
+ * The service's sharp call (MediaEngine: probe, then transformImage with sequentialRead,
  * autoOrient, failOn and a timeout) against plain sharp and each of those options alone, on the
  * bench's 2725×2225 photo → 720 w, 2 at a time; CPU-ms and ms per image of this process.
  *   node -r @swc-node/register bench/micro/sharp-options.ts [variant …]
@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { MediaRepository } from '../../src/media/media.repository';
+import { MediaEngine } from '../../src/media/media-engine';
 const dir = mkdtempSync(join(tmpdir(), 'tools-micro-'));
 const input = join(dir, 'in.jpg');
 async function fixture() {
@@ -26,7 +26,7 @@ async function fixture() {
     .jpeg({ quality: 85 })
     .toFile(input);
 }
-const media = new MediaRepository();
+const media = new MediaEngine();
 const variants: Record<string, (i: number) => Promise<unknown>> = {
   plain: (i) =>
     sharp(input)

@@ -9,13 +9,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { MediaRepository } from '../../src/media/media.repository';
+import { MediaEngine } from '../../src/media/media-engine';
 import { LocalStorageDriver } from '../../src/storage/local-storage.driver';
 
 const perRound = Number(process.argv[2] ?? 24);
 const rounds = Number(process.argv[3] ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'dropline-worker-path-'));
-const media = new MediaRepository();
+const media = new MediaEngine();
 const storage = new LocalStorageDriver(join(dir, 'store'), null as never);
 let body: Buffer;
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MediaError } from '../media/media.errors';
-import { MediaRepository } from '../media/media.repository';
+import { MediaEngine } from '../media/media-engine';
 import { takesKind, type ToolRun } from '../tools/tool-definition';
 import { TOOLS, type ToolSlug } from '../tools/tool-registry';
 import { article } from '../common/words';
@@ -10,7 +10,7 @@ export type { ToolRun } from '../tools/tool-definition';
 /** Runs a listed tool over the media layer: the input must be of the tool's kind, then the tool's own `run`. */
 @Injectable()
 export class ToolRunner {
-  constructor(private readonly media: MediaRepository) {}
+  constructor(private readonly media: MediaEngine) {}
 
   async run(slug: ToolSlug, input: string, outDir: string, baseName: string, options: Record<string, any>, onProgress: (p: number) => void): Promise<ToolRun> {
     const tool = TOOLS[slug];

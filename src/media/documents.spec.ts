@@ -6,14 +6,14 @@ import sharp from 'sharp';
 import { escapeXml, makeDocx, makeOdt, makePdf, pdfImages, pdfInfo, pdfText, zipBombDocx } from '../../test/support/document-fixtures';
 import { makePng } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
-import { MediaRepository } from './media.repository';
+import { MediaEngine } from './media-engine';
 
 /**
  * Documents in the media layer, with the real programs (LibreOffice, pdfinfo, pdftoppm): the probe,
  * PDF pages to images, documents to PDF — and what a hostile document must not get: files outside
  * its directory, the network, a zip bomb's bytes, more time than the limit.
  */
-const repo = new MediaRepository();
+const repo = new MediaEngine();
 let dir: string;
 let canary: Server;
 let canaryUrl: string;
@@ -202,7 +202,7 @@ describe('convertDocumentToPdf', () => {
   });
 
   it('past the time limit LibreOffice is killed with its whole process group: timeout, nothing left', async () => {
-    const quick = new MediaRepository({ documentTimeLimitMs: 1500 });
+    const quick = new MediaEngine({ documentTimeLimitMs: 1500 });
     // Thousands of pages to lay out: no machine converts it within the limit (a one-line document
     // sometimes did, on a quiet machine, and the limit was never reached).
     const docx = await file('slow.docx', await makeDocx(Array.from({ length: 20_000 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(8)}`)));

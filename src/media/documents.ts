@@ -33,7 +33,7 @@ export interface DocumentToolPaths {
 }
 
 /**
- * Documents for the media layer (MediaRepository delegates here): what a document is, LibreOffice
+ * Documents for the media layer (MediaEngine delegates here): what a document is, LibreOffice
  * conversions to PDF, one PDF page to an image with poppler. Every program runs in its own process
  * group, killed whole at the time limit (process-group.ts).
  *

@@ -1,6 +1,6 @@
 import type { AvInfo, ImageHeader, MediaInfo, ProbeResult } from './media.types';
 
-/** media-info's description of a file from what its headers said (pure: the reading is MediaRepository.inspect's). */
+/** media-info's description of a file from what its headers said (pure: the reading is MediaEngine.inspect's). */
 
 export function imageInfo(header: ImageHeader, size: number): MediaInfo {
   return {

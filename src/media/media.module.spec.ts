@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { AppConfig } from '../config/config';
 import { MediaError } from './media.errors';
 import { MediaModule } from './media.module';
-import { MediaRepository } from './media.repository';
+import { MediaEngine } from './media-engine';
 
 describe('MediaModule', () => {
-  it('provides MediaRepository without ConfigModule in scope', async () => {
+  it('provides MediaEngine without ConfigModule in scope', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [MediaModule] }).compile();
-    expect(moduleRef.get(MediaRepository)).toBeInstanceOf(MediaRepository);
+    expect(moduleRef.get(MediaEngine)).toBeInstanceOf(MediaEngine);
   });
 
   it('takes FFPROBE_PATH from AppConfig when present', async () => {
@@ -25,7 +25,7 @@ describe('MediaModule', () => {
       const file = join(dir, 'x.bin');
       await writeFile(file, 'not an image, so probe asks ffprobe');
       const err = await moduleRef
-        .get(MediaRepository)
+        .get(MediaEngine)
         .probe(file)
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(MediaError);
@@ -36,7 +36,7 @@ describe('MediaModule', () => {
   });
 
   it('can also be listed as a plain class provider (options are optional)', async () => {
-    const moduleRef = await Test.createTestingModule({ providers: [MediaRepository] }).compile();
-    expect(moduleRef.get(MediaRepository)).toBeInstanceOf(MediaRepository);
+    const moduleRef = await Test.createTestingModule({ providers: [MediaEngine] }).compile();
+    expect(moduleRef.get(MediaEngine)).toBeInstanceOf(MediaEngine);
   });
 });

@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
-import { MediaRepository } from './media.repository';
+import { MediaEngine } from './media-engine';
 
 /**
- * Provides MediaRepository. Program paths come from the validated config alone (FFMPEG_PATH,
+ * Provides MediaEngine. Program paths come from the validated config alone (FFMPEG_PATH,
  * FFPROBE_PATH, SOFFICE_PATH, PDFTOPPM_PATH, PDFINFO_PATH): the media layer reads no environment.
  * Without ConfigModule in scope (unit tests, benches) the programs on PATH run.
  */
 @Module({
   providers: [
     {
-      provide: MediaRepository,
+      provide: MediaEngine,
       inject: [{ token: AppConfig, optional: true }],
       useFactory: (config?: AppConfig) =>
-        new MediaRepository({
+        new MediaEngine({
           ffmpegPath: config?.FFMPEG_PATH,
           ffprobePath: config?.FFPROBE_PATH,
           sofficePath: config?.SOFFICE_PATH,
@@ -22,6 +22,6 @@ import { MediaRepository } from './media.repository';
         }),
     },
   ],
-  exports: [MediaRepository],
+  exports: [MediaEngine],
 })
 export class MediaModule {}

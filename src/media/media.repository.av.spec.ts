@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeVideo } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
-import { MediaRepository } from './media.repository';
+import { MediaEngine } from './media-engine';
 import { runStoppable } from './stop-signal';
 
 /** Video and audio, with real files made by ffmpeg's lavfi sources and checked with a separate ffprobe. */
@@ -21,7 +21,7 @@ let longVideo: string; // 20 s, 640×360, for progress and time limits
 let heavyVideo: string; // 10 s, 1280×720 busy pattern: takes seconds to encode, to be killed mid-way
 let silentVideo: string; // 1 s, no audio
 let wav: string; // 3 s, 44.1 kHz stereo
-const repo = new MediaRepository();
+const repo = new MediaEngine();
 
 interface Probed {
   format: { format_name: string; duration: string; bit_rate?: string; tags?: Record<string, string> };
@@ -250,7 +250,7 @@ describe('safety and errors', () => {
   });
 
   it('a 50 ms time limit yields timeout and no output', async () => {
-    const quick = new MediaRepository({ timeLimitMs: 50 });
+    const quick = new MediaEngine({ timeLimitMs: 50 });
     const out = await outDir('t50');
     const err = await expectMediaError(quick.transcodeVideo(longVideo, out, { format: 'webm' }), 'timeout');
     expect(err.message).toBe('Processing exceeded the time limit of 50 ms.');
@@ -263,7 +263,7 @@ describe('safety and errors', () => {
     // first stats line (seen: 0). Only setTimeout (the kill timer) is faked; the clock is real.
     jest.useFakeTimers({ doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval'] });
     try {
-      const limited = new MediaRepository({ timeLimitMs: 600_000 });
+      const limited = new MediaEngine({ timeLimitMs: 600_000 });
       const out = await outDir('t-mid');
       const seen: number[] = [];
       const onProgress = (p: number) => {

@@ -6,13 +6,13 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { makeVideo } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
-import { MediaRepository } from './media.repository';
+import { MediaEngine } from './media-engine';
 
 /** Frames out of videos (posters, storyboards) with real files made by ffmpeg's lavfi sources, decoded by sharp. */
 
 const run = promisify(execFile);
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
-const repo = new MediaRepository();
+const repo = new MediaEngine();
 let dir: string;
 let clip: string; // 2 s, 160×120 testsrc
 let fade: string; // 1 s black, then 2 s of testsrc
@@ -67,7 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('MediaRepository.videoFrame', () => {
+describe('MediaEngine.videoFrame', () => {
   it('the frame at `at` seconds, scaled to `width`, in each format', async () => {
     for (const format of ['jpeg', 'webp', 'png'] as const) {
       const out = await outDir(`frame-${format}`);
@@ -102,7 +102,7 @@ describe('MediaRepository.videoFrame', () => {
   });
 });
 
-describe('MediaRepository.videoStoryboard', () => {
+describe('MediaEngine.videoStoryboard', () => {
   it('one tile per interval, laid out in columns, in a sprite of that size', async () => {
     const out = await outDir('board');
     const board = await repo.videoStoryboard(clip, out, { interval: 0.5, columns: 3, width: 40, format: 'jpeg' });
@@ -129,7 +129,7 @@ describe('MediaRepository.videoStoryboard', () => {
   it('the time limit kills ffmpeg (no process left) and removes what it wrote', async () => {
     jest.useFakeTimers({ doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval'] });
     try {
-      const limited = new MediaRepository({ timeLimitMs: 600_000 });
+      const limited = new MediaEngine({ timeLimitMs: 600_000 });
       const out = await outDir('killed');
       let seen = 0;
       const err = await mediaError(
@@ -149,7 +149,7 @@ describe('MediaRepository.videoStoryboard', () => {
 
 describe('planned output sizes, checked before ffmpeg runs', () => {
   // ffprobe runs (the size comes from it); an ffmpeg that does not exist shows that none was started.
-  const noFfmpeg = new MediaRepository({ ffmpegPath: join(tmpdir(), 'no-such-ffmpeg') });
+  const noFfmpeg = new MediaEngine({ ffmpegPath: join(tmpdir(), 'no-such-ffmpeg') });
 
   it('a storyboard whose one tile is 480×384 000 is invalid_option naming the size; nothing is written', async () => {
     const out = await outDir('tall-board');

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { pngBomb } from '../../test/support/media-fixtures';
 import { MediaError } from './media.errors';
-import { MediaRepository } from './media.repository';
+import { MediaEngine } from './media-engine';
 
 /** Images and probing, with real files made by sharp and decoded back by sharp. */
 
 let dir: string;
 let jpeg: string; // 2725×2225
 let png: string; // 400×300 RGBA
-const repo = new MediaRepository();
+const repo = new MediaEngine();
 
 async function outDir(name: string): Promise<string> {
   return mkdtemp(join(dir, `${name}-`));
@@ -76,7 +76,7 @@ describe('transformImage: image-resize', () => {
   });
 
   it('refuses a requested output above the pixel limit before doing any work', async () => {
-    const small = new MediaRepository({ maxInputPixels: 1_000_000 });
+    const small = new MediaEngine({ maxInputPixels: 1_000_000 });
     const out = await outDir('huge-out');
     const err = await expectMediaError(small.transformImage(png, out, { width: 5000 }), 'invalid_option');
     expect(err.message).toMatch(/^The output would be 5000×\d+ pixels \([\d.]+ megapixels\), which exceeds the limit of 1 megapixels\.$/);

@@ -144,7 +144,7 @@ export type ProgressCallback = (percent: number) => void;
 /** The media layer's limits unless configured otherwise: 10 minutes per operation, 100 megapixels of input. */
 export const MEDIA_LIMITS = { timeLimitMs: 10 * 60 * 1000, maxInputPixels: 100_000_000 } as const;
 
-export interface MediaRepositoryOptions {
+export interface MediaEngineOptions {
   /** Default: `ffmpeg` on PATH. MediaModule passes AppConfig's FFMPEG_PATH (and the other paths below). */
   ffmpegPath?: string;
   /** Default: `ffprobe` on PATH. */

@@ -1,4 +1,4 @@
-import type { MediaRepository } from '../media/media.repository';
+import type { MediaEngine } from '../media/media-engine';
 import type { MediaOutput, ProbeResult } from '../media/media.types';
 import type { ProgramCheckName } from './programs';
 
@@ -15,7 +15,7 @@ export function takesKind(toolKind: ToolKind, inputKind: string): boolean {
 
 /** What a tool's `run` gets: its validated options and a local input file the probe has described. */
 export interface ToolRunContext<Options> {
-  media: MediaRepository;
+  media: MediaEngine;
   /** The fetched input, a local file. */
   input: string;
   /** Where the outputs go (the media layer creates it). */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MediaRepository } from '../media/media.repository';
+import { MediaEngine } from '../media/media-engine';
 import { takesKind, type ToolDefinition, type ToolOutput, type ToolRun } from './tool-definition';
 
 /**
@@ -9,7 +9,7 @@ import { takesKind, type ToolDefinition, type ToolOutput, type ToolRun } from '.
  * real media layer and runs the tool on it the way the worker does (sharp and ffmpeg, no mocks).
  */
 export class ToolTestKit {
-  readonly media = new MediaRepository();
+  readonly media = new MediaEngine();
   dir = '';
 
   async setUp(): Promise<void> {

@@ -95,8 +95,8 @@ describe('audio-waveform', () => {
   });
 
   it('past its time limit, ffmpeg is killed and the job times out', async () => {
-    const { MediaRepository } = await import('../../media/media.repository');
-    const slow = new MediaRepository({ timeLimitMs: 1 });
+    const { MediaEngine } = await import('../../media/media-engine');
+    const slow = new MediaEngine({ timeLimitMs: 1 });
     await expect(slow.audioWaveform(wav, kit.path('slow-out'), { format: 'json' })).rejects.toMatchObject({ code: 'timeout' });
   });
 });

@@ -9,6 +9,7 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { isValidCidr } from '../auth/ip-allowlist';
 import { isScope, SCOPES } from '../auth/scopes';
 import { loadConfig } from '../config/config';
+import { readEnvFile } from '../config/env-file';
 import { PLANS } from '../config/plans';
 import { migrate } from '../database/migrations/migrate';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
@@ -141,6 +142,7 @@ function buildProgram(run: (action: (s: Services) => Promise<unknown>) => Promis
 }
 
 async function main(argv: string[]): Promise<number> {
+  readEnvFile();
   let exitCode = 0;
   const run = async (action: (s: Services) => Promise<unknown>) => {
     const config = loadConfig();

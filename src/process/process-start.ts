@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type AppConfig, loadConfig } from '../config/config';
+import { readEnvFile } from '../config/env-file';
 import { migrate, type MigrationReport } from '../database/migrations/migrate';
 import { logFatalErrors } from '../logging/fatal-errors';
 import { logProcessWarnings } from '../logging/process-warnings';
@@ -15,6 +16,7 @@ import { ProcessLifecycle, reportFatal } from './process-lifecycle';
 export function startProcess(): { config: AppConfig; lifecycle: ProcessLifecycle } {
   let config: AppConfig;
   try {
+    readEnvFile();
     config = loadConfig();
   } catch (err) {
     reportFatal(err);

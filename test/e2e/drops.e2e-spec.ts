@@ -80,7 +80,7 @@ describe('drops', () => {
       ['expiresAt not a timestamp', { name: 'a', expiresAt: 'tomorrow' }],
       ['expiresAt in the past', { name: 'a', expiresAt: '2020-01-01T00:00:00Z' }],
       ['unknown field', { name: 'a', colour: 'red' }],
-      ['emoji (PATCH only)', { name: 'a', emoji: 'x' }],
+      ['emoji over 16 chars', { name: 'a', emoji: 'x'.repeat(17) }],
       ['isActive (PATCH only)', { name: 'a', isActive: false }],
     ])('400 validation_failed: %s', async (_label, body) => {
       const { response, error } = await create(body);

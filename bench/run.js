@@ -5,7 +5,7 @@
  *
  *   npm run bench                        all four, full size (~1.5 min)
  *   npm run bench -- --quick             short runs, small upload (smoke test)
- *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, pipeline, thumbnail, storyboard, docs, tools
+ *   npm run bench -- --only=api,list     a subset: api, jobs, uploads, list, cluster, tus, zip, wait, waiters, pipeline, thumbnail, storyboard, docs, tools, passwords
  *   npm run bench -- --profile           the service runs with --cpu-prof (bench/results/profiles/)
  *   npm run bench -- --save              also refresh the table in bench/RESULTS.md
  *
@@ -36,6 +36,7 @@ const SCENARIOS = {
   storyboard: require('./scenarios/video-frames').storyboard,
   docs: require('./scenarios/documents'),
   tools: require('./scenarios/media-tools'),
+  passwords: require('./scenarios/drop-passwords'),
 };
 // Per TEST_RUN_ID when set: engineers benching side by side on one Postgres must not drop each other's database.
 const DATABASE = `dropline_bench${process.env.TEST_RUN_ID ? `_${process.env.TEST_RUN_ID.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}` : ''}`;

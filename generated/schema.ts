@@ -1586,17 +1586,67 @@ export type components = {
         ToolList: {
             tools: components["schemas"]["Tool"][];
         };
-        /** @description Width and/or height in pixels (at least one). `maintainAspectRatio` (default true) fits inside the box; false stretches to it. Output keeps the input's format. */
+        /**
+         * @description Width and/or height in pixels (at least one). `fit` (with both sides given): `inside` (the
+         *     default) fits inside the box keeping the aspect ratio; `cover` fills the box and crops, at
+         *     `position`; `contain` fits inside and pads the rest of the box (transparent, white for jpeg);
+         *     `fill` stretches to the box (what `maintainAspectRatio: false` also asks; giving it with
+         *     another `fit` is 400 `validation_failed`). `position` is where `cover` crops and `contain`
+         *     places the image: a side or `center` (default); `attention` and `entropy` (libvips' smart
+         *     crop) are for `cover` only. `format` (default: the input's own) picks the output format, the
+         *     file's extension and Content-Type; `quality` (1..100, default 80) applies to jpeg, webp and
+         *     avif (png is lossless).
+         */
         ImageResizeOptions: {
             width: number;
             height?: number;
             /** @default true */
             maintainAspectRatio?: boolean;
+            /**
+             * @default inside
+             * @enum {string}
+             */
+            fit?: "inside" | "cover" | "contain" | "fill";
+            /**
+             * @default center
+             * @enum {string}
+             */
+            position?: "center" | "top" | "right" | "bottom" | "left" | "attention" | "entropy";
+            /**
+             * @description Default the input's format.
+             * @enum {string}
+             */
+            format?: "jpeg" | "png" | "webp" | "avif";
+            /**
+             * @description jpeg, webp and avif; png is lossless.
+             * @default 80
+             */
+            quality?: number;
         } | {
             width?: number;
             height: number;
             /** @default true */
             maintainAspectRatio?: boolean;
+            /**
+             * @default inside
+             * @enum {string}
+             */
+            fit?: "inside" | "cover" | "contain" | "fill";
+            /**
+             * @default center
+             * @enum {string}
+             */
+            position?: "center" | "top" | "right" | "bottom" | "left" | "attention" | "entropy";
+            /**
+             * @description Default the input's format.
+             * @enum {string}
+             */
+            format?: "jpeg" | "png" | "webp" | "avif";
+            /**
+             * @description jpeg, webp and avif; png is lossless.
+             * @default 80
+             */
+            quality?: number;
         };
         ImageConvertOptions: {
             /**
@@ -1607,6 +1657,15 @@ export type components = {
             /** @default 80 */
             quality?: number;
         };
+        /**
+         * @description mp4 and mov: H.264 + AAC; webm: VP9 + Opus. `width` or `height` scales the video, the other
+         *     side keeping the aspect ratio (both: it fits inside width × height); a side is rounded down
+         *     to an even number, as 4:2:0 video needs. `start` and `duration` (seconds) trim it: a `start`
+         *     at or past the end of the input fails the job with `invalid_option` (refunded), a `duration`
+         *     past the end ends with the input. `fps` sets the frame rate (frames are dropped or repeated).
+         *     `audio: false` writes no audio stream. An output size over 100 megapixels fails with
+         *     `invalid_option` before any frame is encoded.
+         */
         VideoConvertOptions: {
             /**
              * @default mp4
@@ -1618,6 +1677,24 @@ export type components = {
              * @enum {string}
              */
             quality?: "low" | "medium" | "high";
+            /** @description Output width in pixels; default the input's. */
+            width?: number;
+            /** @description Output height in pixels; default the input's. */
+            height?: number;
+            /**
+             * @description Seconds from the start of the input where the output begins.
+             * @default 0
+             */
+            start?: number;
+            /** @description Seconds of output at most; default to the end of the input. */
+            duration?: number;
+            /** @description Output frames per second; default the input's. */
+            fps?: number;
+            /**
+             * @description false writes the video without its sound.
+             * @default true
+             */
+            audio?: boolean;
         };
         /**
          * @description One frame of the video as an image (a poster). `at` is the time in seconds; past the end of
@@ -1664,28 +1741,55 @@ export type components = {
              */
             format?: "jpeg" | "webp";
         };
-        /** @description Output is MP3 at the given bitrate. */
+        /**
+         * @description `format`: `mp3` (the default, constant bitrate), `aac` (AAC in an MP4 container, `.m4a`),
+         *     `opus` (Opus in Ogg, `.opus`) or `wav` (16-bit PCM: `bitrate` does not apply). `channels` 1
+         *     mixes down to mono, 2 to stereo (default: the input's). `sampleRate` resamples (default: the
+         *     input's, or 48000 for opus, which knows only 8000, 12000, 16000, 24000 and 48000: another rate
+         *     with opus is 400 `validation_failed`). `start` and `duration` (seconds) trim: a `start` at or
+         *     past the end of the input fails the job with `invalid_option` (refunded).
+         */
         AudioCompressOptions: {
+            /**
+             * @default mp3
+             * @enum {string}
+             */
+            format?: "mp3" | "aac" | "opus" | "wav";
             /**
              * @description 32k to 320k.
              * @default 128k
              */
             bitrate?: string;
+            /** @enum {integer} */
+            channels?: 1 | 2;
+            /** @enum {integer} */
+            sampleRate?: 8000 | 11025 | 12000 | 16000 | 22050 | 24000 | 32000 | 44100 | 48000;
+            /**
+             * @description Seconds from the start of the input where the output begins.
+             * @default 0
+             */
+            start?: number;
+            /** @description Seconds of output at most; default to the end of the input. */
+            duration?: number;
         };
         /**
-         * @description An office or text document (docx, xlsx, pptx, odt, ods, odp, rtf, txt, html) to PDF with
-         *     LibreOffice (headless), the only output format. Each conversion runs in a fresh profile with
+         * @description An office or text document (docx, xlsx, pptx, odt, ods, odp, rtf, txt, html) to `format` with
+         *     LibreOffice (headless): `pdf` (the default) for any of them; `docx`, `odt`, `rtf`, `txt` or
+         *     `html` for a text document (docx, odt, rtf, txt, html); `xlsx`, `ods` or `csv` (UTF-8, comma
+         *     separated, the first sheet) for a spreadsheet (xlsx, ods); `pptx` or `odp` for a presentation
+         *     (pptx, odp). A format that does not fit the input's kind fails the job with `invalid_option`
+         *     (refunded); the output's extension and Content-Type follow `format`. Each conversion runs in a fresh profile with
          *     macros disabled, links and external resources (other files, the network) not loaded, and a
          *     time limit of 2 minutes (`timeout`). A zipped format (docx, xlsx, pptx, odt, ods, odp) that
          *     expands to more than 512 MB, or more than 100 times its size past 64 MB, is refused as a zip
-         *     bomb (`unsupported_input`). The result's `pages` is the PDF's page count.
+         *     bomb (`unsupported_input`). The result's `pages` is the PDF's page count (pdf only).
          */
         DocumentConvertOptions: {
             /**
              * @default pdf
              * @enum {string}
              */
-            format?: "pdf";
+            format?: "pdf" | "docx" | "odt" | "rtf" | "txt" | "html" | "xlsx" | "ods" | "csv" | "pptx" | "odp";
         };
         /**
          * @description One page of a PDF as an image, with poppler's `pdftoppm`. `width` (pixels, the height follows
@@ -2006,7 +2110,7 @@ export type components = {
             idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
         };
         /**
-         * @description Re-encode audio as MP3 (scope `audio:write`, 2 credits).
+         * @description Re-encode audio as MP3, AAC, Opus or WAV (scope `audio:write`, 2 credits).
          * @example {
          *       "tool": "audio-compress",
          *       "input": {
@@ -2029,7 +2133,7 @@ export type components = {
             idempotencyKey?: components["schemas"]["IdempotencyKeyValue"];
         };
         /**
-         * @description Convert an office or text document to PDF (scope `documents:write`, 2 credits).
+         * @description Convert an office or text document to PDF or another office format (scope `documents:write`, 2 credits).
          * @example {
          *       "tool": "document-convert",
          *       "input": {
@@ -2267,7 +2371,7 @@ export type components = {
             duration?: number;
             /** @description audio-compress only, e.g. `128k`. */
             bitrate?: string;
-            /** @description document-convert, the output PDF's page count; pdf-render, the input PDF's. */
+            /** @description document-convert to pdf, the output PDF's page count; pdf-render, the input PDF's. */
             pages?: number;
             /** @description image-thumbnail only; what to show while the thumbnail loads. */
             placeholder?: {

@@ -18,6 +18,17 @@ const CONTENT_TYPES: Record<string, string> = {
   vtt: 'text/vtt',
   json: 'application/json',
   pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  rtf: 'application/rtf',
+  // UTF-8 text (a signed URL's type carries no parameters). Downloads are attachments; HTML is served as octet-stream (servedContentType).
+  txt: 'text/plain',
+  csv: 'text/csv',
+  html: 'text/html',
 };
 
 export function contentTypeOf(format: string): string {

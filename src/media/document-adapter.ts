@@ -42,7 +42,10 @@ export class DocumentAdapter {
   async convert(input: string, outDir: string, format: string, target: DocumentTarget): Promise<MediaOutput> {
     const deadline = new Deadline(this.timeLimitMs);
     if (!(OFFICE_FORMATS as readonly string[]).includes(format)) {
-      throw new MediaError('unsupported_input', `Documents in ${format.toUpperCase()} format cannot be converted to ${target.toUpperCase()}; supported: ${OFFICE_FORMATS.join(', ')}.`);
+      throw new MediaError(
+        'unsupported_input',
+        `Documents in ${format.toUpperCase()} format cannot be converted to ${target.toUpperCase()}; supported: ${OFFICE_FORMATS.join(', ')}.`,
+      );
     }
     checkTarget(format as OfficeFormat, target);
     const abs = await checkInput(input);

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import type { Deadline } from './deadline';
 import { MediaError } from './media.errors';
 import { checkPlannedOutput } from './output-size';
-import { DOCUMENT_LIMITS, type MediaOutput, type OfficeFormat, type ProbeResult, type RenderPdfPageOptions } from './media.types';
+import { type DocumentTarget, DOCUMENT_LIMITS, type MediaOutput, type OfficeFormat, type ProbeResult, type RenderPdfPageOptions } from './media.types';
 import { runProcessGroup } from './process-group';
 import { checkZippedDocument } from './zip-check';
 
@@ -25,6 +25,25 @@ const NO_PROXY = 'http://127.0.0.1:9';
  * export writes blank pages), text read as UTF-8 whatever the locale.
  */
 const IMPORT_FILTERS: Partial<Record<OfficeFormat, string>> = { html: 'HTML (StarWriter)', txt: 'Text (encoded):UTF8,LF,,,' };
+
+/**
+ * `--convert-to` per target, export filter named (a bare extension lets LibreOffice guess, and
+ * guesses Writer/Web for HTML). Text as UTF-8; CSV comma-separated, `"`-quoted, UTF-8 (76), the first sheet.
+ */
+const EXPORT_FILTERS: Record<Exclude<DocumentTarget, 'pdf'>, string> = {
+  docx: 'docx:MS Word 2007 XML',
+  odt: 'odt:writer8',
+  rtf: 'rtf:Rich Text Format',
+  txt: 'txt:Text (encoded):UTF8',
+  html: 'html:HTML (StarWriter)',
+  xlsx: 'xlsx:Calc MS Excel 2007 XML',
+  ods: 'ods:calc8',
+  csv: 'csv:Text - txt - csv (StarCalc):44,34,76',
+  pptx: 'pptx:Impress MS PowerPoint 2007 XML',
+  odp: 'odp:impress8',
+};
+/** Targets file-type knows by their bytes: the written file is checked to be one. */
+const MAGIC_TARGETS = new Set<DocumentTarget>(['docx', 'odt', 'rtf', 'xlsx', 'ods', 'pptx', 'odp']);
 
 export interface DocumentToolPaths {
   soffice: string;
@@ -89,11 +108,17 @@ export class DocumentEngine {
     return pages;
   }
 
+  /** LibreOffice: `format` (from the probe) to a PDF written at `out` (see convert). */
+  convertToPdf(abs: string, format: OfficeFormat, out: string, deadline: Deadline): Promise<MediaOutput> {
+    return this.convert(abs, format, 'pdf', out, deadline);
+  }
+
   /**
-   * LibreOffice: `format` (from the probe) to a PDF written at `out`. The work directory is a sibling
-   * of `out` and is removed whatever happens.
+   * LibreOffice: `format` (from the probe) to `target`, written at `out`; the caller has checked the
+   * target fits the input's kind. A PDF's pages are counted; another target must be what it says
+   * (its magic bytes, or non-empty text). The work directory is a sibling of `out` and is removed whatever happens.
    */
-  async convertToPdf(abs: string, format: OfficeFormat, out: string, deadline: Deadline): Promise<MediaOutput> {
+  async convert(abs: string, format: OfficeFormat, target: DocumentTarget, out: string, deadline: Deadline): Promise<MediaOutput> {
     if (ZIPPED.has(format)) await checkZippedDocument(abs, deadline);
     const work = join(dirname(out), `.soffice-${randomBytes(6).toString('hex')}`);
     try {
@@ -114,13 +139,14 @@ export class DocumentEngine {
         `-env:UserInstallation=${pathToFileURL(dirs.profile).href}`,
         ...(IMPORT_FILTERS[format] ? [`--infilter=${IMPORT_FILTERS[format]}`] : []),
         '--convert-to',
-        format === 'html' || format === 'txt' ? 'pdf:writer_pdf_Export' : 'pdf',
+        target !== 'pdf' ? EXPORT_FILTERS[target] : format === 'html' || format === 'txt' ? 'pdf:writer_pdf_Export' : 'pdf',
         '--outdir',
         dirs.output,
         source,
       ];
       const run = await runProcessGroup(this.paths.soffice, args, { env: this.sofficeEnv(dirs.home, dirs.tmp), cwd: dirs.input, deadline, name: 'LibreOffice' });
-      const written = (await readdir(dirs.output)).find((name) => name.endsWith('.pdf'));
+      // An HTML export writes its images beside it: the document is the one file of the target's extension.
+      const written = (await readdir(dirs.output)).find((name) => name.endsWith(`.${target}`));
       if (!written) {
         // `--convert-to` exits 0 even when it could not load the file ("Error: source file could not be loaded").
         throw new MediaError(
@@ -128,6 +154,11 @@ export class DocumentEngine {
           `The ${format.toUpperCase()} document could not be read: it is corrupt, truncated or not a ${format} file.`,
           tail(run.stderr || run.stdout),
         );
+      }
+      if (target !== 'pdf') {
+        await this.verifyWritten(join(dirs.output, written), target);
+        await rename(join(dirs.output, written), out);
+        return { path: out, format: target, size: (await stat(out)).size };
       }
       const pages = await this.pageCount(join(dirs.output, written), deadline).catch((err: unknown) => {
         throw new MediaError('processing_failed', 'The PDF LibreOffice wrote could not be verified.', (err as Error).message);
@@ -181,6 +212,12 @@ export class DocumentEngine {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  }
+
+  /** A written non-PDF document is the target it claims: its magic bytes, or (txt, html, csv) some text. */
+  private async verifyWritten(path: string, target: DocumentTarget): Promise<void> {
+    const ok = MAGIC_TARGETS.has(target) ? (await fileTypeFromFile(path).catch(() => undefined))?.ext === target : (await stat(path)).size > 0;
+    if (!ok) throw new MediaError('processing_failed', `The ${target.toUpperCase()} file LibreOffice wrote could not be verified.`);
   }
 
   /** The page's size in points, as displayed (its rotation applied). */

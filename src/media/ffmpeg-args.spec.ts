@@ -10,7 +10,9 @@ import {
   STORYBOARD_MAX_SIDE,
   STORYBOARD_MAX_TILES,
   storyboardGeometry,
+  trimPlan,
   videoOutputPlan,
+  videoScale,
 } from './ffmpeg-args';
 import { parseFfprobe } from './ffprobe-data';
 import { formatDuration, MediaError } from './media.errors';
@@ -61,7 +63,56 @@ describe('video plans', () => {
   });
 });
 
+describe('video options: size, trim, frame rate, sound', () => {
+  const clip = { width: 1920, height: 1080, duration: 10 };
+
+  it('one side keeps the aspect ratio, both fit inside the box; sides are even', () => {
+    expect(videoScale(clip, 640)).toEqual({ filter: 'scale=640:-2', size: { width: 640, height: 360 } });
+    expect(videoScale(clip, undefined, 361)).toEqual({ filter: 'scale=-2:361', size: { width: 642, height: 360 } });
+    expect(videoScale(clip, 640, 640)).toMatchObject({ size: { width: 640, height: 360 } });
+    expect(videoScale(clip, 640, 640).filter).toContain('force_original_aspect_ratio=decrease');
+    expect(valueAfter(videoOutputPlan({ format: 'mp4', width: 640, fps: 12.5 }, clip).args, '-vf')).toBe('fps=12.5,scale=640:-2,scale=trunc(iw/2)*2:trunc(ih/2)*2');
+    expect(valueAfter(videoOutputPlan({ format: 'mp4' }, clip).args, '-vf')).toBe('scale=trunc(iw/2)*2:trunc(ih/2)*2');
+  });
+
+  it('a planned size over the pixel limit is invalid_option before ffmpeg runs', () => {
+    expect(() => videoOutputPlan({ format: 'mp4', width: 7680 }, { width: 16, height: 1600 }, 100_000_000)).toThrow(
+      expect.objectContaining({ code: 'invalid_option', message: expect.stringContaining('The video would be 7680×768000 pixels') }),
+    );
+    expect(() => videoOutputPlan({ format: 'mp4', width: 7680 }, clip, 100_000_000)).not.toThrow();
+  });
+
+  it('trims with -ss on the input and -t on the output; a start at or past the end is invalid_option', () => {
+    const plan = videoOutputPlan({ format: 'mp4', start: 2.5, duration: 3 }, clip);
+    expect(plan).toMatchObject({ input: ['-ss', '2.500'], duration: 3 });
+    expect(valueAfter(plan.args, '-t')).toBe('3.000');
+    expect(trimPlan({ start: 8, duration: 5 }, 10)).toMatchObject({ duration: 2 });
+    expect(trimPlan({}, 10)).toEqual({ input: [], output: [], duration: 10 });
+    expect(() => trimPlan({ start: 10 }, 10)).toThrow(expect.objectContaining({ code: 'invalid_option', message: 'start is 10 s, at or past the end of the input (10 s long).' }));
+    expect(() => trimPlan({ start: -1 }, 10)).toThrow(MediaError);
+  });
+
+  it('audio false maps no audio stream and names no audio codec', () => {
+    for (const format of ['mp4', 'webm'] as const) {
+      const args = videoOutputPlan({ format, audio: false }, clip).args;
+      expect(args).toContain('-an');
+      expect(args).not.toContain('0:a:0?');
+      expect(args).not.toContain('-c:a');
+    }
+    expect(videoOutputPlan({ format: 'mp4' }, clip).args).toContain('0:a:0?');
+  });
+});
+
 describe('audio plans', () => {
+  it('channels and sample rate as asked; opus only at its own rates', () => {
+    const args = audioOutputPlan({ format: 'aac', channels: 1, sampleRate: 22050, start: 1 }, { duration: 3 });
+    expect([valueAfter(args.args, '-ac'), valueAfter(args.args, '-ar')]).toEqual(['1', '22050']);
+    expect(args).toMatchObject({ input: ['-ss', '1.000'], duration: 2 });
+    expect(() => audioOutputPlan({ format: 'opus', sampleRate: 44100 })).toThrow(MediaError);
+    expect(() => audioOutputPlan({ format: 'mp3', channels: 6 })).toThrow('channels must be 1 or 2.');
+    expect(audioOutputPlan({ format: 'mp3' }).args).not.toContain('-ac');
+  });
+
   it('bitrates 32k..320k', () => {
     expect(parseBitrate('32k')).toBe(32);
     expect(parseBitrate('320k')).toBe(320);

@@ -1,6 +1,6 @@
 import { MediaError } from './media.errors';
-import { checkPlannedOutput, scaledFrame } from './output-size';
-import type { AudioFormat, TranscodeAudioOptions, TranscodeVideoOptions, VideoFormat, VideoQuality } from './media.types';
+import { checkPlannedOutput, scaledFrame, type Size } from './output-size';
+import type { AudioFormat, TranscodeAudioOptions, TranscodeVideoOptions, TrimOptions, VideoFormat, VideoQuality } from './media.types';
 
 /**
  * Pure argument building for ffmpeg/ffprobe. Nothing here runs a process.
@@ -62,12 +62,70 @@ const VIDEO_AUDIO_BITRATE: Record<'aac' | 'opus', Record<VideoQuality, string>> 
 export interface OutputPlan {
   ext: string;
   args: string[];
+  /** Input options (a trim's `-ss`). */
+  input?: string[];
+  /** Seconds the output should last (a trimmed input's part), when known: progress and the truncation check use it. */
+  duration?: number;
+}
+
+/** What a plan needs to know of the input (ffprobe's AvInfo). */
+export interface InputShape {
+  width?: number;
+  height?: number;
+  duration?: number;
+}
+
+/**
+ * The cut `opts` asks of an input `inputDuration` seconds long: `-ss` before the input (ffmpeg
+ * decodes from the keyframe before it, so the cut is exact when re-encoding), `-t` on the output,
+ * and how long the output should be. A start at or past the end is `invalid_option`: nothing is left.
+ * Numbers reach the command line only as numbers formatted here.
+ */
+export function trimPlan(opts: TrimOptions, inputDuration: number | undefined): { input: string[]; output: string[]; duration?: number } {
+  const start = opts.start ?? 0;
+  if (!(Number.isFinite(start) && start >= 0)) throw badOption('start must be a number of seconds, 0 or more.');
+  if (opts.duration !== undefined && !(Number.isFinite(opts.duration) && opts.duration > 0)) throw badOption('duration must be a positive number of seconds.');
+  if (start > 0 && inputDuration !== undefined && start >= inputDuration) {
+    throw new MediaError('invalid_option', `start is ${start} s, at or past the end of the input (${Math.round(inputDuration * 100) / 100} s long).`);
+  }
+  const left = inputDuration === undefined ? undefined : inputDuration - start;
+  const duration = opts.duration === undefined ? left : left === undefined ? opts.duration : Math.min(opts.duration, left);
+  return { input: start > 0 ? ['-ss', start.toFixed(3)] : [], output: opts.duration !== undefined ? ['-t', opts.duration.toFixed(3)] : [], duration };
+}
+
+/**
+ * The scale filter for a requested width and/or height, and the size it makes of `input`: one side
+ * keeps the aspect ratio (rounded to even), both fit inside the box. Sides are rounded down to even
+ * afterwards (EVEN_SIZE), so the size here is even too.
+ */
+export function videoScale(input: Size | undefined, width?: number, height?: number): { filter?: string; size?: Size } {
+  for (const [name, v] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 2)) throw badOption(`${name} must be an integer of 2 or more.`);
+  }
+  const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
+  if (width === undefined && height === undefined) return { size: input };
+  if (width !== undefined && height === undefined) return { filter: `scale=${width}:-2`, size: input && { width: even(width), height: scaledFrame(input, width).height } };
+  if (width === undefined) {
+    const size = input && { width: Math.max(2, Math.round((height! * input.width) / input.height / 2) * 2), height: even(height!) };
+    return { filter: `scale=-2:${height}`, size };
+  }
+  const filter = `scale=${width}:${height}:force_original_aspect_ratio=decrease:force_divisible_by=2`;
+  if (!input) return { filter };
+  const scale = Math.min(width / input.width, height! / input.height);
+  return { filter, size: { width: even(input.width * scale), height: even(input.height * scale) } };
 }
 
 /** Even dimensions: yuv420p H.264 refuses odd widths/heights. */
 const EVEN_SIZE = 'scale=trunc(iw/2)*2:trunc(ih/2)*2';
 
-export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
+/**
+ * `input`: what ffprobe found (size and duration), for the scale's planned size (checked against
+ * `maxPixels` before ffmpeg runs: its scaler allocates the frame) and the trim.
+ */
+export function videoOutputPlan(opts: TranscodeVideoOptions, input: InputShape = {}, maxPixels = Infinity): OutputPlan {
   const format: VideoFormat = opts.format;
   const quality: VideoQuality = opts.quality ?? 'medium';
   if (!['mp4', 'webm', 'mov'].includes(format)) throw badOption(`Unsupported video format '${String(format)}'.`);
@@ -77,9 +135,19 @@ export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
   if (!Number.isInteger(crf) || crf < 0 || crf > CRF_MAX[codec]) {
     throw badOption(`crf must be an integer from 0 to ${CRF_MAX[codec]} for ${format}.`);
   }
-  const common = ['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '-1', '-map_chapters', '-1', '-vf', EVEN_SIZE, '-pix_fmt', 'yuv420p'];
+  if (opts.fps !== undefined && !(Number.isFinite(opts.fps) && opts.fps > 0 && opts.fps <= 120)) throw badOption('fps must be a number above 0, at most 120.');
+  const trim = trimPlan(opts, input.duration);
+  const known = input.width && input.height ? { width: input.width, height: input.height } : undefined;
+  const scale = videoScale(known, opts.width, opts.height);
+  if (scale.filter && scale.size) checkPlannedOutput('The video', scale.size, maxPixels);
+  const filters = [...(opts.fps !== undefined ? [`fps=${opts.fps}`] : []), ...(scale.filter ? [scale.filter] : []), EVEN_SIZE].join(',');
+  const audio = opts.audio !== false;
+  const streams = audio ? ['-map', '0:v:0', '-map', '0:a:0?'] : ['-map', '0:v:0', '-an'];
+  const common = [...streams, '-map_metadata', '-1', '-map_chapters', '-1', ...trim.output, '-vf', filters, '-pix_fmt', 'yuv420p'];
+  const plan = { input: trim.input, duration: trim.duration };
   if (codec === 'vp9') {
     return {
+      ...plan,
       ext: 'webm',
       args: [
         ...common,
@@ -96,16 +164,14 @@ export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
         String(crf),
         '-b:v',
         '0',
-        '-c:a',
-        'libopus',
-        '-b:a',
-        VIDEO_AUDIO_BITRATE.opus[quality],
+        ...(audio ? ['-c:a', 'libopus', '-b:a', VIDEO_AUDIO_BITRATE.opus[quality]] : []),
         '-f',
         'webm',
       ],
     };
   }
   return {
+    ...plan,
     ext: format,
     args: [
       ...common,
@@ -115,10 +181,7 @@ export function videoOutputPlan(opts: TranscodeVideoOptions): OutputPlan {
       'veryfast',
       '-crf',
       String(crf),
-      '-c:a',
-      'aac',
-      '-b:a',
-      VIDEO_AUDIO_BITRATE.aac[quality],
+      ...(audio ? ['-c:a', 'aac', '-b:a', VIDEO_AUDIO_BITRATE.aac[quality]] : []),
       '-movflags',
       '+faststart',
       '-f',
@@ -143,14 +206,31 @@ const AUDIO: Record<AudioFormat, { ext: string; codec: string[]; muxer: string[]
   wav: { ext: 'wav', codec: ['-c:a', 'pcm_s16le'], muxer: ['-f', 'wav'] },
 };
 
-export function audioOutputPlan(opts: TranscodeAudioOptions): OutputPlan {
+/** Sample rates each encoder takes; libopus knows five (48000 when the input has another: ffmpeg resamples). */
+export const SAMPLE_RATES: Record<AudioFormat, readonly number[]> = {
+  mp3: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
+  aac: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
+  wav: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
+  opus: [8000, 12000, 16000, 24000, 48000],
+};
+
+/** `input`: the input's duration, for the trim. */
+export function audioOutputPlan(opts: TranscodeAudioOptions, input: InputShape = {}): OutputPlan {
   const spec = AUDIO[opts.format];
   if (!spec) throw badOption(`Unsupported audio format '${String(opts.format)}'.`);
   const kbps = parseBitrate(opts.bitrate ?? '128k');
   const rate = opts.format === 'wav' ? [] : ['-b:a', `${kbps}k`];
+  if (opts.channels !== undefined && opts.channels !== 1 && opts.channels !== 2) throw badOption('channels must be 1 or 2.');
+  if (opts.sampleRate !== undefined && !SAMPLE_RATES[opts.format].includes(opts.sampleRate)) {
+    throw badOption(`sampleRate ${opts.sampleRate} is not one ${opts.format} takes: ${SAMPLE_RATES[opts.format].join(', ')}.`);
+  }
+  const shape = [...(opts.channels !== undefined ? ['-ac', String(opts.channels)] : []), ...(opts.sampleRate !== undefined ? ['-ar', String(opts.sampleRate)] : [])];
+  const trim = trimPlan(opts, input.duration);
   return {
     ext: spec.ext,
-    args: ['-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', ...spec.codec, ...rate, ...spec.muxer],
+    input: trim.input,
+    duration: trim.duration,
+    args: ['-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', ...trim.output, ...spec.codec, ...rate, ...shape, ...spec.muxer],
   };
 }
 

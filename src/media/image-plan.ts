@@ -1,5 +1,5 @@
 import { formatMegapixels, MediaError } from './media.errors';
-import { IMAGE_FORMATS, type ImageFormat, type TransformImageOptions } from './media.types';
+import { IMAGE_FORMATS, type ImageFit, type ImageFormat, type TransformImageOptions } from './media.types';
 import { checkPlannedOutput, type Size } from './output-size';
 
 export type { Size };
@@ -32,7 +32,12 @@ export function keepsAnimation(inputFormat: string, pages: number | undefined, o
   return (pages ?? 1) > 1 && ['gif', 'webp'].includes(inputFormat) && ['gif', 'webp'].includes(output);
 }
 
-/** The output size sharp will produce (fit `inside`, or `fill` when the aspect ratio is not kept). */
+/** The fit a transform uses: `fit` when given, else `inside` (`fill` when the aspect ratio is not kept). */
+export function fitOf(opts: TransformImageOptions): ImageFit {
+  return opts.fit ?? (opts.maintainAspectRatio === false ? 'fill' : 'inside');
+}
+
+/** The output size sharp will produce: `inside` fits in the box; `cover`, `contain` and `fill` make the box itself. */
 export function targetSize(input: Size, opts: TransformImageOptions): Size {
   const { width, height } = opts;
   for (const [name, v] of [
@@ -43,7 +48,7 @@ export function targetSize(input: Size, opts: TransformImageOptions): Size {
   }
   if (width === undefined && height === undefined) return input;
   if (width !== undefined && height !== undefined) {
-    if (opts.maintainAspectRatio === false) return { width, height };
+    if (fitOf(opts) !== 'inside') return { width, height };
     const scale = Math.min(width / input.width, height / input.height);
     return { width: Math.max(1, Math.round(input.width * scale)), height: Math.max(1, Math.round(input.height * scale)) };
   }

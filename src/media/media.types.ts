@@ -80,19 +80,39 @@ export interface TransformImageOptions {
   format?: ImageFormat;
   width?: number;
   height?: number;
-  /** Default true: fit inside width×height keeping the aspect ratio. False: exactly width×height. */
+  /** Default true: fit inside width×height keeping the aspect ratio. False: exactly width×height (`fill`). */
   maintainAspectRatio?: boolean;
+  /** With width and height: overrides maintainAspectRatio (`inside`: its true, `fill`: its false); `cover` crops, `contain` pads. */
+  fit?: ImageFit;
+  /** Where `cover` crops and `contain` places the image; default `center`. attention/entropy: `cover` only. */
+  position?: ImagePosition;
   /** 1..100, default 80. Used by jpeg, webp, avif and tiff; png and gif are written losslessly/palettised. */
   quality?: number;
   /** Default true: drop EXIF/XMP/ICC (the image is auto-oriented and converted to sRGB first). */
   stripMetadata?: boolean;
 }
 
+export type ImageFit = 'inside' | 'cover' | 'contain' | 'fill';
+export type ImagePosition = 'center' | 'top' | 'right' | 'bottom' | 'left' | 'attention' | 'entropy';
+
+/** A cut of the input: `start` seconds in, at most `duration` seconds long (a start at or past the end is `invalid_option`). */
+export interface TrimOptions {
+  start?: number;
+  duration?: number;
+}
+
 export type VideoFormat = 'mp4' | 'webm' | 'mov';
 export type VideoQuality = 'low' | 'medium' | 'high';
 
-export interface TranscodeVideoOptions {
+export interface TranscodeVideoOptions extends TrimOptions {
   format: VideoFormat;
+  /** Output size: one side keeps the aspect ratio; both fit inside width × height. Rounded down to even. */
+  width?: number;
+  height?: number;
+  /** Output frames per second; default the input's. */
+  fps?: number;
+  /** Default true; false writes no audio stream. */
+  audio?: boolean;
   /** Default 'medium'. */
   quality?: VideoQuality;
   /** Overrides quality. H.264 (mp4, mov): 0..51; VP9 (webm): 0..63. */
@@ -101,10 +121,14 @@ export interface TranscodeVideoOptions {
 
 export type AudioFormat = 'mp3' | 'aac' | 'opus' | 'wav';
 
-export interface TranscodeAudioOptions {
+export interface TranscodeAudioOptions extends TrimOptions {
   format: AudioFormat;
   /** '32k'..'320k', default '128k'. Ignored for wav (PCM). */
   bitrate?: string;
+  /** 1 (mono) or 2 (stereo); default the input's. */
+  channels?: number;
+  /** Hz; default the input's (opus: 48000 unless one of its rates). */
+  sampleRate?: number;
 }
 
 export interface VideoFrameOptions {
@@ -165,6 +189,16 @@ export interface MediaEngineOptions {
 /** The formats document-convert takes (LibreOffice), as the probe names them. */
 export const OFFICE_FORMATS = ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'rtf', 'txt', 'html'] as const;
 export type OfficeFormat = (typeof OFFICE_FORMATS)[number];
+
+/** What document-convert writes: pdf from any office format, the rest within the input's kind (DOCUMENT_TARGETS). */
+export type DocumentTarget = 'pdf' | 'docx' | 'odt' | 'rtf' | 'txt' | 'html' | 'xlsx' | 'ods' | 'csv' | 'pptx' | 'odp';
+
+/** The kinds of office documents and the formats each converts to besides pdf. */
+export const DOCUMENT_TARGETS: Record<'text' | 'spreadsheet' | 'presentation', { inputs: readonly OfficeFormat[]; outputs: readonly DocumentTarget[] }> = {
+  text: { inputs: ['docx', 'odt', 'rtf', 'txt', 'html'], outputs: ['docx', 'odt', 'rtf', 'txt', 'html'] },
+  spreadsheet: { inputs: ['xlsx', 'ods'], outputs: ['xlsx', 'ods', 'csv'] },
+  presentation: { inputs: ['pptx', 'odp'], outputs: ['pptx', 'odp'] },
+};
 
 export type PdfPageFormat = 'png' | 'webp' | 'jpeg';
 

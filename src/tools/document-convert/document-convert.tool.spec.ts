@@ -18,7 +18,7 @@ describe('document-convert', () => {
       cost: 2,
       optionsSchema: 'DocumentConvertOptions',
     });
-    expect(documentConvert.outputFormats).toEqual(['pdf']);
+    expect(documentConvert.outputFormats).toEqual(['pdf', 'docx', 'odt', 'rtf', 'txt', 'html', 'xlsx', 'ods', 'csv', 'pptx', 'odp']);
   });
 
   it('converts an HTML page to a PDF and reports its page count', async () => {

@@ -33,6 +33,25 @@ describe('image-resize', () => {
     expect((await kit.run(imageResize, jpeg, { width: 100, height: 100, maintainAspectRatio: false })).output).toMatchObject({ width: 100, height: 100 });
   });
 
+  it('fit cover crops to the box, contain pads it (white in a jpeg), in the format and quality asked', async () => {
+    const cover = await kit.run(imageResize, jpeg, { width: 50, height: 50, fit: 'cover', format: 'webp', quality: 50 });
+    expect(await sharp(cover.output.path).metadata()).toMatchObject({ format: 'webp', width: 50, height: 50 });
+    const contain = await kit.run(imageResize, png, { width: 100, height: 100, fit: 'contain', position: 'top', format: 'jpeg' });
+    expect(await sharp(contain.output.path).metadata()).toMatchObject({ format: 'jpeg', width: 100, height: 100 });
+    // The 64×48 red PNG sits at the top of the box: the bottom row is the white padding.
+    const { data } = await sharp(contain.output.path).raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(99 * 100 * 3, 99 * 100 * 3 + 3)].every((v) => v > 240)).toBe(true);
+    expect(data[0]).toBeGreaterThan(200);
+    expect(data[1]).toBeLessThan(60);
+  });
+
+  it('refuses contradicting options before any work (400 at the field)', () => {
+    expect(imageResize.extraCheck!({ width: 10, height: 10, maintainAspectRatio: false, fit: 'cover' })).toMatchObject({ path: 'body/options/fit' });
+    expect(imageResize.extraCheck!({ width: 10, fit: 'contain', position: 'attention' })).toMatchObject({ path: 'body/options/position' });
+    expect(imageResize.extraCheck!({ width: 10, height: 10, maintainAspectRatio: false, fit: 'fill' })).toBeUndefined();
+    expect(imageResize.extraCheck!({ width: 10, fit: 'cover', position: 'entropy' })).toBeUndefined();
+  });
+
   it('a PNG stays a PNG, alpha included', async () => {
     const { output } = await kit.run(imageResize, png, { height: 24 });
     expect(output).toMatchObject({ format: 'png', width: 32, height: 24 });

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { RequestValidationGuard } from '../contract/request-validation.guard';
 import { ApiKeyCache } from './api-key-cache';
@@ -10,8 +10,10 @@ import { RateLimiterService } from './rate-limiter.service';
 import { RequestLimits } from './request-limits';
 import { ScopeGuard } from './scope.guard';
 
-/** The three global guards run in this order: key (401/403 ip/429), request validation (400), scope (403). */
-@Global()
+/**
+ * The three guards of every route (APP_GUARD), in this order: key (401/403 ip/429), request
+ * validation (400), scope (403). Its limiters are exported for the tus routes (TusModule imports it).
+ */
 @Module({
   providers: [
     ApiKeysRepository,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { ExclusiveSweepsModule } from '../sweeps/sweeps.module';
 import { DropsModule } from '../drops/drops.module';
 import { SubmissionsModule } from '../submissions/submissions.module';
@@ -14,7 +15,8 @@ import { UploadTusService } from './upload-tus.service';
 
 /** Resumable uploads (tus 1.0) for drops and for the jobs API, over the configured storage. */
 @Module({
-  imports: [DropsModule, SubmissionsModule, UploadsModule, ExclusiveSweepsModule],
+  // AuthModule: the tus routes are rate-limited and size-limited like every other route.
+  imports: [AuthModule, DropsModule, SubmissionsModule, UploadsModule, ExclusiveSweepsModule],
   controllers: [DropTusController, UploadTusController],
   providers: [tusStorageProvider, RedisLocker, AdmittedUploads, DropTusService, UploadTusService, TusSweeper],
 })

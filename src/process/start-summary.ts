@@ -16,7 +16,9 @@ export async function announceStart(config: AppConfig, migrated: MigrationReport
       config.WORKER_IN_PROCESS === 'true' ? 'worker running in this process' : 'no worker in this process (WORKER_IN_PROCESS=false): run npm run start:worker'
     }`,
   );
-  const readyz = `http://127.0.0.1:${config.PORT}/readyz`;
+  // Asked over loopback unless the API listens on one address only.
+  const host = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const readyz = `http://${host}:${config.PORT}/readyz`;
   let waitingSaid = false;
   for (;;) {
     const answer: { ok: boolean; checks: Record<string, string> } = await fetch(readyz).then(

@@ -82,7 +82,9 @@ describe('the first start', () => {
     const redis = await startPrivateRedis(redisPort);
     stopRedis = redis.stop;
     const ready = await lineMatching(api.logFile, /^Dropline is ready at /);
-    expect(ready.msg).toBe(`Dropline is ready at ${api.baseUrl}: API docs at ${api.baseUrl}/docs; first, an account and a key: npm run -s admin -- account:create --plan pro --credits 100`);
+    expect(ready.msg).toBe(
+      `Dropline is ready at ${api.baseUrl}: API docs at ${api.baseUrl}/docs; first, an account and a key: npm run -s admin -- account:create --plan pro --credits 100`,
+    );
     expect((await fetch(`${api.baseUrl}/readyz`)).status).toBe(200);
 
     const lines = linesOf(api.logFile);

@@ -18,6 +18,10 @@ const SKIPPED = {
     'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/enqueue-failure and test/faults/redis-outage provoke it',
   '/api/v1/jobs > Submit a job > 500 > application/json':
     'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/enqueue-failure and test/faults/redis-outage provoke it',
+  '/v1/jobs > Submit a job > 503 > application/json':
+    'tool_unavailable needs a program missing on the server, which the other transactions need; test/e2e/tool-availability provokes it (FFMPEG_PATH naming no program)',
+  '/api/v1/jobs > Submit a job > 503 > application/json':
+    'tool_unavailable needs a program missing on the server, which the other transactions need; test/e2e/tool-availability provokes it (FFMPEG_PATH naming no program)',
   '/v1/public/drops/{slug}/tus/{id} > Send the next bytes of a tus upload > 423 > application/json':
     'upload_locked needs another request holding the upload for 20 s; test/e2e/multi-process provokes it across two API processes',
   '/v1/files/{key} > Fetch a file through a signed URL > 410 > application/json':

@@ -11,7 +11,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
-const { log, sleep, fmt } = require('../lib');
+const { log, fmt, threadCpuMs } = require('../lib');
 
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 const TOOLS = {
@@ -27,11 +27,15 @@ const TOOLS = {
   },
 };
 
-/** User + system CPU of a process and of its children it waited for, in ms (/proc, 100 ticks a second). */
-function cpuWithChildrenMs(pid) {
+/** CPU-ms of a process: its own (user + system) and that of the children it waited for (/proc, 100 ticks a second). */
+function cpuSplitMs(pid) {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+  return { own: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10 };
 }
+const cpuWithChildrenMs = (pid) => {
+  const { own, children } = cpuSplitMs(pid);
+  return own + children;
+};
 
 async function fixture(ctx) {
   const file = path.join(ctx.tmpDir, 'clip-60s-720p.mp4');
@@ -50,14 +54,25 @@ function serve(file, port) {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-async function runJob(api, body) {
-  const accepted = await api('POST', '/v1/jobs', body, { 'idempotency-key': randomUUID() });
-  for (;;) {
-    const { job } = await api('GET', `/v1/jobs/${accepted.id}`);
-    if (job.state === 'completed') return job;
-    if (job.state === 'failed' || job.state === 'canceled') throw new Error(`job ${job.id} ${job.state}: ${JSON.stringify(job.error)}`);
-    await sleep(50);
-  }
+/**
+ * One job, POSTed with `Prefer: wait`: the answer is the finished job (one request, as a client
+ * that wants the result does it), so the figure is the job's, not a polling rate's (a GET every 50 ms
+ * cost the service more CPU the slower the busy machine ran the job).
+ */
+async function runJob(ctx, body) {
+  // 25 s a request: the socket's idle timeout (UPLOAD_IDLE_TIMEOUT_S, 30 s) would end a longer wait.
+  const call = async (method, url, extra = {}) => {
+    const res = await fetch(`${ctx.baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', prefer: 'wait=25', ...extra },
+      body: method === 'POST' ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, job: (await res.json()).job };
+  };
+  let { status, job } = await call('POST', '/v1/jobs', { 'idempotency-key': randomUUID() });
+  while (status < 300 && (job?.state === 'queued' || job?.state === 'running')) ({ status, job } = await call('GET', `/v1/jobs/${job.id}`));
+  if (job?.state !== 'completed') throw new Error(`job ${job?.id} answered ${status} ${job?.state}: ${JSON.stringify(job?.error)}`);
+  return job;
 }
 
 function scenario(name) {
@@ -69,20 +84,31 @@ function scenario(name) {
     try {
       const body = { ...tool.body, input: { url: `http://127.0.0.1:${ctx.fixturePort}/clip.mp4` } };
       const out = path.join(ctx.tmpDir, `ref-${name}.jpg`);
-      await runJob(ctx.api, body); // warm-up
+      await runJob(ctx, body); // warm-up
       execFileSync(FFMPEG, tool.reference(input, out));
       let svcCpu = 0;
       let refCpu = 0;
       let runMs = 0;
+      // Where the service's CPU goes: its own threads (main: JavaScript; libuv: fs, sharp's calls; vips; v8) and its children (ffprobe, ffmpeg).
+      const split = { children: 0 };
       for (let i = 0; i < n; i++) {
-        const before = cpuWithChildrenMs(ctx.app.pid);
-        const job = await runJob(ctx.api, body);
-        svcCpu += cpuWithChildrenMs(ctx.app.pid) - before;
+        const before = cpuSplitMs(ctx.app.pid);
+        const threadsBefore = threadCpuMs(ctx.app.pid);
+        const job = await runJob(ctx, body);
+        const after = cpuSplitMs(ctx.app.pid);
+        const threadsAfter = threadCpuMs(ctx.app.pid);
+        svcCpu += after.own + after.children - before.own - before.children;
+        split.children += after.children - before.children;
+        for (const [group, ms] of Object.entries(threadsAfter)) split[group] = (split[group] ?? 0) + ms - (threadsBefore[group] ?? 0);
         runMs += Date.parse(job.finishedAt) - Date.parse(job.startedAt);
         const refBefore = cpuWithChildrenMs('self');
         execFileSync(FFMPEG, tool.reference(input, out));
         refCpu += cpuWithChildrenMs('self') - refBefore;
       }
+      const perJob = Object.entries(split)
+        .map(([group, ms]) => `${group} ${fmt.n(ms / n)}`)
+        .join(', ');
+      log(`${name}: service ${fmt.n(svcCpu / n)} CPU-ms/job (${perJob}), bare ffmpeg ${fmt.n(refCpu / n)}`);
       log(`${name}: ${n} jobs, a job runs ${fmt.ms(runMs / n)} in the worker`);
       return {
         name: `${tool.label} (${n} jobs, 60 s 720p input)`,
@@ -91,7 +117,7 @@ function scenario(name) {
         ratio: `${fmt.n(svcCpu / refCpu, 2)}× the CPU`,
         target: 'report',
         met: true,
-        raw: { n, svcCpu, refCpu, runMs },
+        raw: { n, svcCpu, refCpu, runMs, split: Object.fromEntries(Object.entries(split).map(([g, ms]) => [g, ms / n])) },
       };
     } finally {
       server.close();

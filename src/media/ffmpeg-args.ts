@@ -254,28 +254,47 @@ export const AUTO_FRAME_SAMPLES = 30;
 export const AUTO_FRAME_WINDOW_S = 60;
 
 /**
- * One frame of a video as a PNG (the media layer then encodes it with sharp): at `at` seconds
- * (an input seek, exact since ffmpeg decodes from the keyframe before it), or `auto`: AUTO_FRAME_SAMPLES
- * frames sampled evenly over the first minute, of which the `thumbnail` filter keeps the one
- * closest to their average histogram — a black fade-in or a flash is an outlier, not that frame.
+ * The encoder of a still frame in each format, written by ffmpeg itself (no intermediate PNG for
+ * sharp to re-encode). `bitexact`: no encoder version in the file (mjpeg writes one as a comment).
  */
-export function videoFramePlan(at: number | 'auto', duration: number | undefined, width?: number): { input: string[]; output: string[] } {
+const FRAME_ENCODERS: Record<'jpeg' | 'webp' | 'png', string[]> = {
+  jpeg: ['-c:v', 'mjpeg', '-q:v', '3'],
+  webp: ['-c:v', 'libwebp', '-quality', '82'],
+  png: ['-c:v', 'png', '-pix_fmt', 'rgb24'],
+};
+
+function frameOutput(format: 'jpeg' | 'webp' | 'png'): string[] {
+  return ['-an', '-sn', '-dn', '-map_metadata', '-1', ...FRAME_ENCODERS[format], '-flags:v', '+bitexact', '-f', 'image2'];
+}
+
+/**
+ * One frame of a video in `format`: at `at` seconds (an input seek, exact since ffmpeg decodes
+ * from the keyframe before it), or `auto`: AUTO_FRAME_SAMPLES frames sampled evenly over the first
+ * minute, of which the `thumbnail` filter keeps the one closest to their average histogram — a
+ * black fade-in or a flash is an outlier, not that frame.
+ */
+export function videoFramePlan(
+  at: number | 'auto',
+  duration: number | undefined,
+  width: number | undefined,
+  format: 'jpeg' | 'webp' | 'png',
+): { input: string[]; output: string[] } {
   const size = width ? `scale=${width}:-2,setsar=1` : 'setsar=1';
-  const png = ['-an', '-sn', '-dn', '-map_metadata', '-1', '-frames:v', '1', '-c:v', 'png', '-pix_fmt', 'rgb24', '-f', 'image2'];
+  const one = ['-frames:v', '1', ...frameOutput(format)];
   if (at === 'auto') {
     const window = Math.min(duration ?? AUTO_FRAME_WINDOW_S, AUTO_FRAME_WINDOW_S);
     const rate = (AUTO_FRAME_SAMPLES / Math.max(window, 0.04)).toFixed(6);
-    return { input: [], output: ['-t', String(window), '-vf', `fps=${rate},thumbnail=${AUTO_FRAME_SAMPLES},${size}`, ...png] };
+    return { input: [], output: ['-t', String(window), '-vf', `fps=${rate},thumbnail=${AUTO_FRAME_SAMPLES},${size}`, ...one] };
   }
-  return { input: ['-ss', at.toFixed(3)], output: ['-vf', size, ...png] };
+  return { input: ['-ss', at.toFixed(3)], output: ['-vf', size, ...one] };
 }
 
 /** The last frame, for an `at` past the end: the last seconds decoded, each frame written over the previous one. */
-export function lastFramePlan(duration: number, width?: number): { input: string[]; output: string[] } {
+export function lastFramePlan(duration: number, width: number | undefined, format: 'jpeg' | 'webp' | 'png'): { input: string[]; output: string[] } {
   const size = width ? `scale=${width}:-2,setsar=1` : 'setsar=1';
   return {
     input: ['-ss', Math.max(0, duration - 3).toFixed(3)],
-    output: ['-vf', size, '-an', '-sn', '-dn', '-map_metadata', '-1', '-update', '1', '-c:v', 'png', '-pix_fmt', 'rgb24', '-f', 'image2'],
+    output: ['-vf', size, '-update', '1', ...frameOutput(format)],
   };
 }
 

@@ -137,8 +137,8 @@ export class MediaEngine {
   }
 
   /** See VideoAdapter.frame. */
-  videoFrame(input: string, outDir: string, opts: VideoFrameOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
-    return this.video.frame(input, outDir, opts, onProgress);
+  videoFrame(input: string, outDir: string, opts: VideoFrameOptions, onProgress?: ProgressCallback, probed?: AvInfo): Promise<MediaOutput> {
+    return this.video.frame(input, outDir, opts, onProgress, probed);
   }
 
   /** See VideoAdapter.storyboard. */

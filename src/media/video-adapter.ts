@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Deadline } from './deadline';
 import type { FfmpegAdapter } from './ffmpeg-adapter';
@@ -7,11 +7,11 @@ import { lastFramePlan, storyboardGeometry, storyboardPlan, videoFramePlan, vide
 import type { AvInfo } from './ffprobe-data';
 import type { ImageAdapter } from './image-adapter';
 import { MediaError, toMediaError } from './media.errors';
-import { checkInput, isFile } from './media-files';
+import { checkInput, isFile, outputPath } from './media-files';
 import type { MediaOutput, ProgressCallback, StoryboardOptions, StoryboardOutput, TranscodeVideoOptions, VideoFrameOptions } from './media.types';
 import { checkPlannedOutput, scaledFrame } from './output-size';
 
-/** Video: transcoding with ffmpeg, and frames (a poster, a storyboard sprite) drawn by ffmpeg and encoded by sharp. */
+/** Video: transcoding with ffmpeg, and frames: a poster written by ffmpeg, a storyboard sprite drawn by ffmpeg and encoded by sharp. */
 export class VideoAdapter {
   constructor(
     private readonly ffmpeg: FfmpegAdapter,
@@ -23,20 +23,37 @@ export class VideoAdapter {
     return this.ffmpeg.transcode('video', input, outDir, (info) => videoOutputPlan(opts, info, this.ffmpeg.maxInputPixels), opts.format, onProgress);
   }
 
-  /** One frame of a video as jpeg/webp/png (a poster): ffmpeg picks and scales it, sharp encodes it. */
-  async frame(input: string, outDir: string, opts: VideoFrameOptions, onProgress?: ProgressCallback): Promise<MediaOutput> {
-    const maxPixels = this.ffmpeg.maxInputPixels;
-    return this.fromVideo(input, outDir, opts.format, async (abs, info, png, deadline) => {
+  /**
+   * One frame of a video as jpeg/webp/png (a poster), picked, scaled and encoded by ffmpeg in one
+   * run; the written file's header (sharp) describes it. `probed`: ffprobe's view of this same file
+   * when the caller has it (the job runner does), so ffprobe does not run twice.
+   */
+  async frame(input: string, outDir: string, opts: VideoFrameOptions, onProgress?: ProgressCallback, probed?: AvInfo): Promise<MediaOutput> {
+    const deadline = new Deadline(this.ffmpeg.timeLimitMs);
+    let out: string | undefined;
+    try {
+      const abs = await checkInput(input);
+      const info = probed ?? (await this.ffmpeg.probe(abs, deadline));
+      this.ffmpeg.checkTranscodable('video', info);
       // An `at` past the end (or within its last frame) finds no frame: then the last one.
       const at = opts.at === 'auto' || info.duration === undefined ? opts.at : Math.min(opts.at, info.duration);
-      if (info.width && info.height) checkPlannedOutput('The frame', scaledFrame({ width: info.width, height: info.height }, opts.width), maxPixels, { format: opts.format });
-      const plan = videoFramePlan(at, info.duration, opts.width);
-      await this.ffmpeg.run(abs, info, png, plan.output, deadline, 'video', onProgress, plan.input);
-      if (!(await isFile(png)) && info.duration !== undefined) {
-        const last = lastFramePlan(info.duration, opts.width);
-        await this.ffmpeg.run(abs, info, png, last.output, deadline, 'video', undefined, last.input);
+      if (info.width && info.height)
+        checkPlannedOutput('The frame', scaledFrame({ width: info.width, height: info.height }, opts.width), this.ffmpeg.maxInputPixels, { format: opts.format });
+      out = await outputPath(outDir, opts.format === 'jpeg' ? 'jpg' : opts.format, abs);
+      const plan = videoFramePlan(at, info.duration, opts.width, opts.format);
+      await this.ffmpeg.run(abs, info, out, plan.output, deadline, 'video', onProgress, plan.input);
+      if (!(await isFile(out)) && info.duration !== undefined) {
+        const last = lastFramePlan(info.duration, opts.width, opts.format);
+        await this.ffmpeg.run(abs, info, out, last.output, deadline, 'video', undefined, last.input);
       }
-    });
+      if (!(await isFile(out))) throw new MediaError('unsupported_input', 'No frame could be decoded from the video.');
+      const written = await this.images.header(out);
+      if (written.format !== opts.format) throw new MediaError('processing_failed', 'The frame could not be verified.', written.format);
+      return { path: out, format: opts.format, size: (await stat(out)).size, width: written.width, height: written.height };
+    } catch (err) {
+      if (out) await rm(out, { force: true });
+      throw toMediaError(err, 'Video processing failed.');
+    }
   }
 
   /**
@@ -56,7 +73,7 @@ export class VideoAdapter {
   }
 
   /**
-   * The frame operations' common part: probe and check the video, let `draw` write one PNG with
+   * The storyboard's part: probe and check the video, let `draw` write one PNG with
    * ffmpeg, encode it to `format` with sharp (its report describes the output), remove the PNG.
    */
   private async fromVideo(

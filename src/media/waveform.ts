@@ -32,13 +32,25 @@ export class PeakAccumulator {
 
   /** Samples of s16le PCM. */
   push(samples: Int16Array): void {
-    for (let i = 0; i < samples.length; i++) {
-      const v = samples[i];
-      if (v < this.curMin) this.curMin = v;
-      if (v > this.curMax) this.curMax = v;
-      if (++this.inBlock === this.blockSize) this.closeBlock();
+    // Block by block, the running min/max in locals: this loop sees every sample of the decode.
+    const n = samples.length;
+    let i = 0;
+    while (i < n) {
+      const end = Math.min(n, i + this.blockSize - this.inBlock);
+      let lo = this.curMin;
+      let hi = this.curMax;
+      for (let j = i; j < end; j++) {
+        const v = samples[j];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      this.curMin = lo;
+      this.curMax = hi;
+      this.inBlock += end - i;
+      i = end;
+      if (this.inBlock === this.blockSize) this.closeBlock();
     }
-    this.samples += samples.length;
+    this.samples += n;
   }
 
   /** Exactly `points` min/max pairs covering every sample (a sample repeats when there are fewer samples than points). */

@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import type { Tool } from '../../generated/types';
+import type { JobAccepted, Tool } from '../../generated/types';
 import { contractFetch } from '../support/contract-check';
 import { expectError } from '../support/expect-error';
 import { creditBalance, type JobsApp, startJobsApp, waitForJob } from '../support/jobs';
@@ -65,6 +65,13 @@ describe('tools whose programs are missing', () => {
     });
     expectError(pipeline.response, pipeline.error, 503, 'tool_unavailable');
 
+    // A template may name such a tool (the program may be installed before it runs); a job running it may not.
+    const template = await tenant.client.POST('/v1/templates', { body: { name: 'Describe', steps: { info: { tool: 'media-info' } } } });
+    expect(template.response.status).toBe(201);
+    const fromTemplate = await tenant.client.POST('/v1/jobs', { body: { template: template.data!.template.id, input: { url: jobs.files.url('icon.png') } } });
+    expectError(fromTemplate.response, fromTemplate.error, 503, 'tool_unavailable');
+    expect(fromTemplate.error!.error.message).toContain('media-info is unavailable on this server: ffmpeg is missing');
+
     expect(await creditBalance(tenant.client)).toBe(before);
     expect((await tenant.client.GET('/v1/jobs')).data!.jobs).toEqual([]);
     expect((await tenant.client.GET('/v1/account/ledger')).data!.entries.filter((e) => e.amount < 0)).toEqual([]);
@@ -101,6 +108,6 @@ describe('tools whose programs are missing', () => {
   it('still runs the tools that need no ffmpeg', async () => {
     const tenant = await jobs.t.newTenant({ plan: 'pro', credits: 50 });
     const { data } = await tenant.client.POST('/v1/jobs', { body: { tool: 'image-resize', input: { url: jobs.files.url('icon.png') }, options: { width: 16 } } });
-    expect((await waitForJob(tenant.client, data!.id)).state).toBe('completed');
+    expect((await waitForJob(tenant.client, (data as JobAccepted).id)).state).toBe('completed');
   });
 });

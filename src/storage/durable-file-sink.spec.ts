@@ -1,4 +1,4 @@
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,6 +19,18 @@ describe('DurableFileSink', () => {
       yield b;
     }
   }
+
+  it('with a position, writes there and leaves the bytes before it (a tus PATCH at its offset)', async () => {
+    const path = join(dir, 'at.bin');
+    await writeFile(path, Buffer.alloc(3000, 7));
+    const handle = await open(path, 'r+'); // its own position: 0
+    const body = chunks(5, 1024);
+    const sink = new DurableFileSink(handle, { position: 3000, flushEvery: 2048 });
+    await pipeline(Readable.from(trickle(body)), sink);
+    await handle.close();
+    expect(sink.bytes).toBe(5 * 1024);
+    expect(await readFile(path)).toEqual(Buffer.concat([Buffer.alloc(3000, 7), ...body]));
+  });
 
   it('writes every byte in order, flushing in the background while streaming and syncing at the end', async () => {
     const path = join(dir, 'a.bin');

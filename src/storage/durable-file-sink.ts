@@ -16,6 +16,8 @@ export interface DurableFileSinkOptions {
   /** More than this many bytes: FileTooLargeError before anything past it is written. */
   maxBytes?: number;
   flushEvery?: number;
+  /** File offset of the first byte; without it the handle's own position (0 for a new file). */
+  position?: number;
   /**
    * The chunks are nobody else's (an HTTP request body as the parser copied it out of the socket):
    * once written, each one that spans its whole ArrayBuffer is detached, which frees its memory at
@@ -96,7 +98,8 @@ export class DurableFileSink extends Writable {
     let offset = 0;
     while (offset < length) {
       // writev may write less than asked (a full disk, a signal): go on from where it stopped.
-      const { bytesWritten } = await this.handle.writev(offset === 0 ? buffers : remainder(buffers, offset));
+      const at = this.options.position === undefined ? undefined : this.options.position + this.bytes + offset;
+      const { bytesWritten } = await this.handle.writev(offset === 0 ? buffers : remainder(buffers, offset), at);
       offset += bytesWritten;
     }
     this.bytes += length;

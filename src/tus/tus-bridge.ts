@@ -1,12 +1,8 @@
 import type { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../common/domain-error';
 import { toErrorResponse } from '../common/error-response';
-
-// srvx (@tus/server's own request adapter) ships only ESM types, which our CommonJS resolution cannot read.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { NodeRequest } = require('srvx/node') as { NodeRequest: new (init: { req: IncomingMessage; res: ServerResponse }) => Request };
+import { TusRequest } from './tus-request';
 
 const TUS_VERSION = '1.0.0';
 
@@ -53,7 +49,7 @@ export async function handleTus(server: Server, req: FastifyRequest, reply: Fast
       .headers({ 'tus-resumable': TUS_VERSION, 'tus-version': TUS_VERSION, 'content-type': 'application/json' })
       .send(JSON.stringify({ error: { code: 'tus_version_unsupported', message: `Tus-Resumable ${String(version)} is not supported: this server speaks tus ${TUS_VERSION}.` } }));
   }
-  const response = await server.handleWeb(new NodeRequest({ req: req.raw, res: reply.raw }));
+  const response = await server.handleWeb(new TusRequest(req.raw, reply.raw));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'content-length') headers[name] = value;

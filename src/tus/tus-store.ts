@@ -1,5 +1,4 @@
 import { DeleteObjectCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
-import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore, KvStore } from '@tus/utils';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -7,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { AppConfig } from '../config/config';
 import { LocalStorageDriver } from '../storage/local-storage.driver';
 import type { StorageDriver } from '../storage/storage.driver';
+import { DurableFileStore } from './durable-file-store';
 
 /** Part size of S3 multipart uploads behind tus: S3's minimum is 5 MiB; the page sends 8 MiB chunks. */
 const S3_PART_SIZE = 8 * 1024 * 1024;
@@ -14,7 +14,8 @@ const S3_PART_SIZE = 8 * 1024 * 1024;
 /**
  * Where incomplete tus uploads live, and how a finished one becomes a stored file under the same
  * key (the upload id) that the {@link StorageDriver} serves, without copying its bytes:
- * - local: @tus/file-store in `STORAGE_DIR/.tus` (same file system), renamed into place at the end;
+ * - local: @tus/file-store in `STORAGE_DIR/.tus` (same file system), each PATCH written and synced by
+ *   {@link DurableFileStore}, renamed into place at the end;
  * - s3: @tus/s3-store in the same bucket, whose completed multipart upload already is object `<id>`;
  *   only its `<id>.info` companion is removed.
  */
@@ -77,7 +78,7 @@ export function createTusStorage(config: AppConfig, storage: StorageDriver): Tus
   }
   if (!(storage instanceof LocalStorageDriver)) throw new Error('tus on local storage needs the local storage driver.');
   const directory = join(resolve(config.STORAGE_DIR), '.tus');
-  const store = new FileStore({ directory, expirationPeriodInMilliseconds });
+  const store = new DurableFileStore({ directory, expirationPeriodInMilliseconds });
   return {
     store,
     adopt: async (id) => {

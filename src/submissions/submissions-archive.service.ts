@@ -10,6 +10,9 @@ import { SubmissionsRepository } from './submissions.repository';
 import type { SubmissionFilters } from './submissions.service';
 import { AppConfig } from '../config/config';
 import { inArchive } from './scan-gate';
+import { useNativeCrc32ForArchives } from './native-crc32';
+
+useNativeCrc32ForArchives();
 
 /** Rows read per query while the archive streams: memory stays flat whatever the drop holds. */
 const PAGE = 100;

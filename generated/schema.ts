@@ -187,6 +187,42 @@ export type paths = {
         patch: operations["updateDrop"];
         trace?: never;
     };
+    "/v1/drops/{slug}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A drop's audit log
+         * @description Who touched the drop: newest first (`at`, then `id`), at most 100 per page, cursor-paginated.
+         *     Scope `drops:read`. Each event names its actor: `public` (a sender, no key) or `key` (the API
+         *     key that acted, `keyId`), with the client address and `User-Agent` of the request.
+         *     Types: `drop.created`, `drop.updated` (`detail.fields`: the properties changed),
+         *     `submission.created`, `submission.refused` (`detail.code`: `file_too_large`,
+         *     `kind_not_allowed`, `drop_full`, `drop_paused`, `drop_expired` or `wrong_password`),
+         *     `submission.downloaded` (a signed URL issued; `detail.file`: `original`, `processed` or
+         *     `output`, `detail.output` the output's name) and `submission.deleted`.
+         *     An event is written in the transaction of the change it records (a refusal, which changes
+         *     nothing, right after it), so none is lost or invented. Filters: `type`, `since`, `until`
+         *     (inclusive, by `at`). Events are deleted with their drop (docs/retention.md).
+         */
+        get: operations["listDropEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/drops/{slug}/submissions": {
         parameters: {
             query?: never;
@@ -1467,6 +1503,35 @@ export type components = {
         };
         SubmissionEnvelope: {
             submission: components["schemas"]["Submission"];
+        };
+        /** @enum {string} */
+        DropEventType: "drop.created" | "drop.updated" | "submission.created" | "submission.refused" | "submission.downloaded" | "submission.deleted";
+        /** @description `public`: a sender (no key); `key`: the API key that acted (`keyId`). */
+        DropEventActor: {
+            /** @enum {string} */
+            kind: "public" | "key";
+            keyId?: string;
+            /** @description The client address of the request. */
+            ip: string;
+            /** @description The request's `User-Agent`, cut to 500 characters; null when none was sent. */
+            userAgent: string | null;
+        };
+        DropEvent: {
+            id: string;
+            type: components["schemas"]["DropEventType"];
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["DropEventActor"];
+            /** @description The submission concerned (not on drop events nor on a refusal). */
+            submissionId?: string;
+            /** @description By type: `drop.updated` `{ fields }`; `submission.created` `{ fileName, fileSize }`; `submission.refused` `{ code }`; `submission.downloaded` `{ file, output? }`; otherwise `{}`. */
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        DropEventList: {
+            events: components["schemas"]["DropEvent"][];
+            nextCursor: string | null;
         };
         SubmissionList: {
             submissions: components["schemas"]["Submission"][];
@@ -3602,6 +3667,95 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: wrong Content-Type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDropEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only events of this type. */
+                type?: components["schemas"]["DropEventType"];
+                /** @description Only events at or after this instant. */
+                since?: string;
+                /** @description Only events at or before this instant. */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The drop's slug.
+                 * @example launch-assets
+                 */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DropEventList"];
+                };
+            };
+            /** @description `validation_failed`: a parameter breaks the schema, or the cursor was not issued by this API (`details` names each problem). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer …` header; `invalid_key`: unknown key; `revoked`: revoked key; `expired`: expired key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ip_not_allowed`: the client address is outside the key's allowlist; `insufficient_scope`: the key lacks the scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such drop, or another account's. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

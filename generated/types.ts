@@ -39,6 +39,10 @@ export type SubmissionOutput = components['schemas']['SubmissionOutput'];
 export type ScanStatus = components['schemas']['ScanStatus'];
 export type SubmissionScan = components['schemas']['SubmissionScan'];
 export type SubmissionEnvelope = components['schemas']['SubmissionEnvelope'];
+export type DropEventType = components['schemas']['DropEventType'];
+export type DropEventActor = components['schemas']['DropEventActor'];
+export type DropEvent = components['schemas']['DropEvent'];
+export type DropEventList = components['schemas']['DropEventList'];
 export type SubmissionList = components['schemas']['SubmissionList'];
 export type SubmissionUpdate = components['schemas']['SubmissionUpdate'];
 export type SubmissionForm = components['schemas']['SubmissionForm'];
@@ -101,7 +105,7 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryEnvelope = components['schemas']['WebhookDeliveryEnvelope'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 
-export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'headFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listTemplates' | 'createTemplate' | 'getTemplate' | 'updateTemplate' | 'deleteTemplate' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
+export type OperationId = 'getHealth' | 'getReadiness' | 'getAccount' | 'rotateWebhookSecret' | 'listLedgerEntries' | 'listDrops' | 'createDrop' | 'getDrop' | 'updateDrop' | 'deleteDrop' | 'listDropEvents' | 'listSubmissions' | 'downloadSubmissionsArchive' | 'getSubmission' | 'updateSubmission' | 'deleteSubmission' | 'getSubmissionDownload' | 'getPublicDrop' | 'createPublicSubmission' | 'getDropTusOptions' | 'createDropTusUpload' | 'getDropTusUploadOffset' | 'appendDropTusUpload' | 'deleteDropTusUpload' | 'getDropPage' | 'downloadFile' | 'headFile' | 'createUpload' | 'getUploadTusOptions' | 'createTusUpload' | 'getTusUploadOffset' | 'appendTusUpload' | 'deleteTusUpload' | 'listTools' | 'listJobs' | 'createJob' | 'getJob' | 'cancelJob' | 'apiListJobs' | 'apiCreateJob' | 'apiGetJob' | 'apiCancelJob' | 'listTemplates' | 'createTemplate' | 'getTemplate' | 'updateTemplate' | 'deleteTemplate' | 'listWebhookDeliveries' | 'replayWebhookDelivery';
 
 export interface OperationInfo {
   operationId: OperationId;
@@ -180,6 +184,13 @@ export const OPERATIONS: readonly OperationInfo[] = [
     "method": "DELETE",
     "path": "/v1/drops/{slug}",
     "scope": "drops:write",
+    "public": false
+  },
+  {
+    "operationId": "listDropEvents",
+    "method": "GET",
+    "path": "/v1/drops/{slug}/events",
+    "scope": "drops:read",
     "public": false
   },
   {

@@ -17,7 +17,7 @@ export function randomString(length: number, alphabet = BASE62): string {
 }
 
 /** Public identifiers: a type prefix and 16 base62 characters (~95 bits). */
-export function newId(prefix: 'acc' | 'key' | 'drp' | 'sub' | 'job' | 'upl' | 'whd' | 'obj' | 'led' | 'tpl'): string {
+export function newId(prefix: 'acc' | 'key' | 'drp' | 'sub' | 'job' | 'upl' | 'whd' | 'obj' | 'led' | 'tpl' | 'evt'): string {
   return `${prefix}_${randomString(16)}`;
 }
 

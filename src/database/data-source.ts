@@ -24,6 +24,7 @@ import { JobEndedNotify1764200000900 } from './migrations/1764200000900-job-ende
 import { Pipelines1764200001000 } from './migrations/1764200001000-pipelines';
 import { TemplateStepOrder1764200001002 } from './migrations/1764200001002-template-step-order';
 import { DropTemplates1764200001100 } from './migrations/1764200001100-drop-templates';
+import { DropEvents1764300000500 } from './migrations/1764300000500-drop-events';
 
 /**
  * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
   Pipelines1764200001000,
   TemplateStepOrder1764200001002,
   DropTemplates1764200001100,
+  DropEvents1764300000500,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { type DataSource, QueryFailedError } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { CursorPosition } from '../common/cursor';
 import { type Db, firstRow, rows } from '../database/sql';
 import type { Drop } from './drop.entity';
-
-const UNIQUE_VIOLATION = '23505';
 
 const COLUMNS = `id, account_id AS "accountId", slug, name, description, emoji, accent_color AS "accentColor",
   is_active AS "isActive", allowed_kinds AS "allowedKinds", max_file_size_mb AS "maxFileSizeMB",
@@ -62,19 +60,18 @@ export class DropsRepository {
     return (await this.pool.query<Drop>({ text, values })).rows[0];
   }
 
-  /** False when the slug is taken (unique violation); other errors are thrown. */
-  async insert(drop: Omit<Drop, 'createdAt'>): Promise<boolean> {
-    try {
-      const columns = Object.keys(EDITABLE).concat('id', 'accountId', 'slug', 'submissionCount', 'totalBytes') as (keyof typeof drop)[];
-      await this.db.query(
-        `INSERT INTO drops (${columns.map(columnOf).join(', ')}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(', ')})`,
-        columns.map((c) => drop[c]),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof QueryFailedError && (err as any).driverError?.code === UNIQUE_VIOLATION) return false;
-      throw err;
-    }
+  /**
+   * False when the slug is taken; other errors are thrown. `ON CONFLICT (slug) DO NOTHING` rather
+   * than catching the violation, so the transaction it runs in stays usable for the next attempt.
+   */
+  async insert(drop: Omit<Drop, 'createdAt'>, db: Db = this.db): Promise<boolean> {
+    const columns = Object.keys(EDITABLE).concat('id', 'accountId', 'slug', 'submissionCount', 'totalBytes') as (keyof typeof drop)[];
+    const inserted = await rows(
+      db,
+      `INSERT INTO drops (${columns.map(columnOf).join(', ')}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(', ')}) ON CONFLICT (slug) DO NOTHING RETURNING id`,
+      columns.map((c) => drop[c]),
+    );
+    return inserted.length > 0;
   }
 
   findById(id: string): Promise<Drop | undefined> {
@@ -100,12 +97,11 @@ export class DropsRepository {
     );
   }
 
-  async update(id: string, changes: Partial<Pick<Drop, keyof typeof EDITABLE>>): Promise<Drop> {
+  async update(tx: Db, id: string, changes: Partial<Pick<Drop, keyof typeof EDITABLE>>): Promise<void> {
     const set = (Object.keys(changes) as (keyof typeof EDITABLE)[]).filter((c) => changes[c] !== undefined);
     if (set.length > 0) {
-      await this.db.query(`UPDATE drops SET ${set.map((c, i) => `${EDITABLE[c]} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...set.map((c) => changes[c])]);
+      await tx.query(`UPDATE drops SET ${set.map((c, i) => `${EDITABLE[c]} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...set.map((c) => changes[c])]);
     }
-    return (await this.findById(id))!;
   }
 
   /**

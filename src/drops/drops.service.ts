@@ -16,6 +16,7 @@ import { DropCache, dropLookups } from './drop-cache';
 import { checkDropRules, checkTemplateKinds } from './drop-rules';
 import { hashPassword } from './drop-password';
 import type { Drop } from './drop.entity';
+import { type DropEvent, type DropEventActor, type DropEventFilters, DropEventsRepository } from './drop-events.repository';
 import { toOwnerDropView } from './drop-views';
 import { DropsRepository } from './drops.repository';
 
@@ -31,13 +32,14 @@ export class DropsService {
     private readonly fileDeletions: FileDeletions,
     private readonly clock: Clock,
     private readonly templates: TemplatesService,
+    private readonly events: DropEventsRepository,
     config: AppConfig,
   ) {
     this.baseUrl = publicBaseUrl(config);
   }
 
   /** `scopes`: the calling key's; setting `processWith` needs those of the template's tools. */
-  async create(account: Account, input: DropCreate, scopes: readonly string[]): Promise<Drop> {
+  async create(account: Account, input: DropCreate, scopes: readonly string[], actor: DropEventActor): Promise<Drop> {
     const drop: Omit<Drop, 'createdAt'> = {
       id: newId('drp'),
       accountId: account.id,
@@ -66,7 +68,13 @@ export class DropsService {
     };
     checkDropRules(drop, limitsOf(account.plan).maxFileSizeMB, true, this.clock.now());
     await this.checkTemplate(account.id, drop, scopes);
-    for (let attempt = 0; !(await templateKept(this.drops.insert(drop))); attempt++) {
+    const insert = () =>
+      this.transactions.run(async (tx) => {
+        if (!(await this.drops.insert(drop, tx))) return false;
+        await this.events.record(tx, drop.id, 'drop.created', actor);
+        return true;
+      });
+    for (let attempt = 0; !(await templateKept(insert())); attempt++) {
       if (input.slug) throw new DomainError('slug_taken', `The slug ${input.slug} is already taken.`);
       if (attempt >= 5) throw new Error('Could not draw a free slug in 6 attempts');
       drop.slug = randomSlug(); // a generated slug collided: draw another
@@ -104,7 +112,7 @@ export class DropsService {
     return drop;
   }
 
-  async update(account: Account, slug: string, patch: DropUpdate, scopes: readonly string[]): Promise<Drop> {
+  async update(account: Account, slug: string, patch: DropUpdate, scopes: readonly string[], actor: DropEventActor): Promise<Drop> {
     const drop = await this.get(account.id, slug);
     const { expiresAt, acceptLateUntil, password, ...rest } = patch;
     Object.assign(drop, rest);
@@ -114,7 +122,19 @@ export class DropsService {
     if (patch.processWith !== undefined || patch.allowedKinds !== undefined) await this.checkTemplate(account.id, drop, patch.processWith ? scopes : undefined);
     if (password !== undefined) drop.passwordHash = password === null ? null : await hashPassword(password);
     const { id, accountId, slug: _slug, submissionCount, totalBytes, createdAt, template: _template, ...changes } = drop;
-    return templateKept(this.drops.update(id, changes));
+    // The event names the properties sent, never their values (a password is among them).
+    await templateKept(
+      this.transactions.run(async (tx) => {
+        await this.drops.update(tx, id, changes);
+        await this.events.record(tx, id, 'drop.updated', actor, null, { fields: Object.keys(patch).sort() });
+      }),
+    );
+    return (await this.drops.findById(id))!;
+  }
+
+  /** The drop's audit log, newest first. */
+  async listEvents(drop: Drop, limit: number, cursor: string | undefined, filters: DropEventFilters): Promise<{ items: DropEvent[]; nextCursor: string | null }> {
+    return paginate(await this.events.list(drop.id, limit + 1, decodeCursor(cursor), filters), limit);
   }
 
   /**

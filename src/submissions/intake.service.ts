@@ -10,6 +10,7 @@ import { Transactions } from '../database/transactions';
 import type { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
 import { DropGate, type SenderAccess } from '../drops/drop-gate';
+import { type DropEventActor, DropEventsRepository } from '../drops/drop-events.repository';
 import { checkExtension, checkRoom, dropFull, isClosedAt, isLateAt, roomLeft } from '../drops/drop-limits';
 import { SubmissionScans } from './submission-scans';
 import { JobDispatch } from '../jobs/job-dispatch';
@@ -23,6 +24,9 @@ import type { Submission } from './submission.entity';
 import { intakeBytes } from '../metrics/dropline-metrics';
 import { SubmissionsRepository } from './submissions.repository';
 import { article } from '../common/words';
+
+/** The refusals a drop's audit log records (`submission.refused`, `detail.code`). */
+const REFUSALS = new Set<string>(['file_too_large', 'kind_not_allowed', 'drop_full', 'drop_paused', 'drop_expired', 'wrong_password']);
 
 export const SENDER_FIELDS = ['senderName', 'senderEmail', 'message'] as const;
 /** A file in storage and its sniffed type; `ext` is required (even when undefined) so no intake path forgets the extension rule. */
@@ -54,6 +58,7 @@ export class IntakeService {
     private readonly clock: Clock,
     private readonly gate: DropGate,
     private readonly scans: SubmissionScans,
+    private readonly dropEvents: DropEventsRepository,
   ) {}
 
   /**
@@ -74,7 +79,7 @@ export class IntakeService {
     return drop;
   }
 
-  async receive(slug: string, form: MultipartForm, access: SenderAccess): Promise<Submission> {
+  async receive(slug: string, form: MultipartForm, access: SenderAccess, actor?: DropEventActor): Promise<Submission> {
     const drop = await this.openDrop(slug, access);
     // The drop's room left (maxTotalMB) caps the stream like the file size limit, as a 409.
     const room = roomLeft(drop);
@@ -97,7 +102,7 @@ export class IntakeService {
       await this.storage.delete(stored.storageKey);
       throw err;
     }
-    return this.createFromStored(drop, sender, file.fileName, stored);
+    return this.createFromStored(drop, sender, file.fileName, stored, actor);
   }
 
   /** 400 unless the sender fields match the contract's SubmissionForm and the drop's requirements. */
@@ -142,11 +147,12 @@ export class IntakeService {
   /**
    * The submission of a file already in storage (the single POST above, or a finished tus upload):
    * counters, conversion job and row, then the queue and the webhook. On a failed insert the file is removed.
+   * `actor`: the sender, whose `submission.created` event commits with the row.
    */
-  async createFromStored(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile): Promise<Submission> {
+  async createFromStored(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile, actor?: DropEventActor): Promise<Submission> {
     let recorded: { submission: Submission; conversion?: Job };
     try {
-      recorded = await this.record(drop, fields, fileName, stored);
+      recorded = await this.record(drop, fields, fileName, stored, actor);
     } catch (err) {
       await this.storage.delete(stored.storageKey);
       throw err;
@@ -163,7 +169,7 @@ export class IntakeService {
   }
 
   /** Counters, conversion job and row commit together; a drop deleted meanwhile is a 404. The stored file is the caller's. */
-  record(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile): Promise<{ submission: Submission; conversion?: Job }> {
+  record(drop: Drop, fields: SenderFields, fileName: string, stored: StoredFile, actor?: DropEventActor): Promise<{ submission: Submission; conversion?: Job }> {
     const storedName = submissionFileName(drop, fileName, stored.ext);
     return this.transactions.run(async (tx) => {
       const counted = await this.drops.addSubmission(tx, drop.id, stored.size);
@@ -183,8 +189,19 @@ export class IntakeService {
         isLate: isLateAt(drop, this.clock.now()),
         scanStatus: this.scans.initialStatus(),
       });
+      if (actor) await this.dropEvents.record(tx, drop.id, 'submission.created', actor, submission.id, { fileName: submission.fileName, fileSize: submission.fileSize });
       return { submission, conversion };
     });
+  }
+
+  /**
+   * Records a sender's refusal in the drop's log, when the error is one (REFUSALS). It changes
+   * nothing, so it has no transaction to join: one INSERT by slug after the answer is decided. A
+   * failed write is logged, never the sender's error.
+   */
+  async recordRefusal(slug: string, actor: DropEventActor, err: unknown): Promise<void> {
+    if (!(err instanceof DomainError) || !REFUSALS.has(err.code)) return;
+    await this.dropEvents.recordRefusal(slug, actor, err.code).catch((e: Error) => this.logger.error(`Refusal of a submission to ${slug} not logged: ${e.message}`));
   }
 
   tooLarge(drop: Drop): DomainError {

@@ -7,6 +7,7 @@ import { Operation } from '../contract/operation.decorator';
 import type { Ok } from '../contract/operation-types';
 import { DropsService } from '../drops/drops.service';
 import { DropGate, dropPasswordHeader } from '../drops/drop-gate';
+import { requestActor } from '../drops/drop-events.repository';
 import { toPublicDropView } from '../drops/drop-views';
 import { IntakeService } from './intake.service';
 import { toPublicSubmissionView } from './submission-views';
@@ -41,8 +42,14 @@ export class PublicDropsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Ok<'createPublicSubmission'>> {
-    return this.slots.during(req.ip, req.raw, reply.raw, async () => ({
-      submission: toPublicSubmissionView(await this.intake.receive(slug, form, { password: dropPasswordHeader(req.headers), ip: req.ip })),
-    }));
+    const actor = requestActor(req.ip, req.headers['user-agent']);
+    try {
+      return await this.slots.during(req.ip, req.raw, reply.raw, async () => ({
+        submission: toPublicSubmissionView(await this.intake.receive(slug, form, { password: dropPasswordHeader(req.headers), ip: req.ip }, actor)),
+      }));
+    } catch (err) {
+      await this.intake.recordRefusal(slug, actor, err);
+      throw err;
+    }
   }
 }

@@ -1,8 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/auth-context';
 import { Auth } from '../auth/auth.decorator';
 import { Operation } from '../contract/operation.decorator';
 import type { Body as RequestBody, Ok, Query as QueryOf } from '../contract/operation-types';
+import { requestActor } from '../drops/drop-events.repository';
 import { DropsService } from '../drops/drops.service';
 import { SubmissionsService } from './submissions.service';
 import { toSubmissionView } from './submission-views';
@@ -41,9 +43,9 @@ export class SubmissionsController {
   @Delete(':id')
   @HttpCode(204)
   @Operation('deleteSubmission')
-  async delete(@Auth() auth: AuthContext, @Param('slug') slug: string, @Param('id') id: string): Promise<void> {
+  async delete(@Auth() auth: AuthContext, @Param('slug') slug: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<void> {
     const drop = await this.drops.get(auth.account.id, slug);
-    await this.submissions.delete(drop, id);
+    await this.submissions.delete(drop, id, requestActor(req.ip, req.headers['user-agent'], auth.key.id));
   }
 
   @Get(':id/download')
@@ -53,8 +55,9 @@ export class SubmissionsController {
     @Param('slug') slug: string,
     @Param('id') id: string,
     @Query() query: QueryOf<'getSubmissionDownload'>,
+    @Req() req: FastifyRequest,
   ): Promise<Ok<'getSubmissionDownload'>> {
     const drop = await this.drops.get(auth.account.id, slug);
-    return this.submissions.downloadLink(drop, id, query.processed === true, query.output);
+    return this.submissions.downloadLink(drop, id, query.processed === true, query.output, requestActor(req.ip, req.headers['user-agent'], auth.key.id));
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DownloadLink, SubmissionUpdate } from '../../generated/types';
 import { DomainError } from '../common/domain-error';
 import { decodeCursor, paginate } from '../common/cursor';
@@ -6,6 +6,7 @@ import { servedContentType } from '../common/file-sniffer';
 import { Transactions } from '../database/transactions';
 import type { Drop } from '../drops/drop.entity';
 import { DropsRepository } from '../drops/drops.repository';
+import { type DropEventActor, DropEventsRepository } from '../drops/drop-events.repository';
 import { FileDeletions } from '../storage/file-deletions';
 import { STORAGE, type StorageDriver } from '../storage/storage.driver';
 import { AppConfig } from '../config/config';
@@ -24,6 +25,8 @@ export interface SubmissionFilters {
 /** The owner's side of submissions: list, read, flag, delete, download. */
 @Injectable()
 export class SubmissionsService {
+  private readonly logger = new Logger(SubmissionsService.name);
+
   constructor(
     private readonly submissions: SubmissionsRepository,
     private readonly drops: DropsRepository,
@@ -31,6 +34,7 @@ export class SubmissionsService {
     @Inject(STORAGE) private readonly storage: StorageDriver,
     private readonly config: AppConfig,
     private readonly fileDeletions: FileDeletions,
+    private readonly dropEvents: DropEventsRepository,
   ) {}
 
   async list(drop: Drop, limit: number, cursor: string | undefined, filters: SubmissionFilters) {
@@ -49,21 +53,33 @@ export class SubmissionsService {
     return this.get(drop, id);
   }
 
-  /** Row and counters in one transaction; the stored files after it commits. */
-  async delete(drop: Drop, id: string): Promise<void> {
+  /** Row, counters and the `submission.deleted` event (when an `actor` is given: every request does) in one transaction; the stored files after it commits. */
+  async delete(drop: Drop, id: string, actor?: DropEventActor): Promise<void> {
     const submission = await this.transactions.run(async (tx) => {
       const row = await this.submissions.deleteInDrop(tx, drop.id, id);
       if (!row) throw DomainError.notFound('Submission');
       await this.drops.removeSubmission(tx, drop.id, row.fileSize);
       // Recorded with the row's deletion: a storage failure after the commit is retried by the purge.
       await this.fileDeletions.record(tx, [row.storageKey, row.processedKey, ...row.outputKeys]);
+      if (actor) await this.dropEvents.record(tx, drop.id, 'submission.deleted', actor, id);
       return row;
     });
     await this.fileDeletions.removeNow([submission.storageKey, submission.processedKey, ...submission.outputKeys]);
   }
 
+  /** A signed link, recorded in the drop's log (`submission.downloaded`) before it is handed out. */
+  async downloadLink(drop: Drop, id: string, processed: boolean, output: string | undefined, actor: DropEventActor): Promise<DownloadLink> {
+    const link = await this.signLink(drop, id, processed, output);
+    const detail = link.output === undefined ? { file: link.file } : { file: link.file, output: link.output };
+    // Nothing changes in the database here: no transaction to join, and a failed write is logged, never the owner's error.
+    await this.dropEvents
+      .record(undefined, drop.id, 'submission.downloaded', actor, id, detail)
+      .catch((err: Error) => this.logger.error(`Download of ${id} not logged: ${err.message}`));
+    return link;
+  }
+
   /** The original, the processed file (`processed`) or one of the template's outputs (`output`, by name), signed for an hour. */
-  async downloadLink(drop: Drop, id: string, processed: boolean, output?: string): Promise<DownloadLink> {
+  private async signLink(drop: Drop, id: string, processed: boolean, output?: string): Promise<DownloadLink> {
     if (processed && output !== undefined) {
       throw DomainError.validation('Ask for the processed file or for an output, not both.', [{ path: 'query/output', message: 'cannot be combined with processed=true' }]);
     }

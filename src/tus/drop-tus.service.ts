@@ -12,6 +12,7 @@ import { DropsService } from '../drops/drops.service';
 import { dropPasswordHeader } from '../drops/drop-gate';
 import { checkExtension, checkRoom } from '../drops/drop-limits';
 import { RequestLimits } from '../auth/request-limits';
+import { type DropEventActor, requestActor } from '../drops/drop-events.repository';
 import { IntakeService, senderFields } from '../submissions/intake.service';
 import { AdmittedUploads, slugScope } from './admitted-uploads';
 import { FirstBytesStore } from './first-bytes-store';
@@ -34,6 +35,8 @@ import type { TusStorage } from './tus-store';
 export class DropTusService {
   /** The drop the current tus request is for, read by the hooks tus calls during it. */
   private readonly current = new AsyncLocalStorage<Drop>();
+  /** The sender of the current tus request: the PATCH that completes an upload is the submission's actor. */
+  private readonly sender = new AsyncLocalStorage<DropEventActor>();
   private readonly server: Server;
   private readonly owned: OwnedStore;
 
@@ -75,7 +78,7 @@ export class DropTusService {
     const length = declaredLength(req);
     if (length !== undefined && length > drop.maxFileSizeMB * MB) throw this.intake.tooLarge(drop);
     checkRoom(drop, length);
-    return this.current.run(drop, () => handleTus(this.server, req, reply));
+    return this.sender.run(requestActor(req.ip, req.headers['user-agent']), () => this.current.run(drop, () => handleTus(this.server, req, reply)));
   }
 
   /**
@@ -91,10 +94,12 @@ export class DropTusService {
   async serve(slug: string, id: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     // Bytes go only to a drop that still accepts them; an offset or a cancel works on any existing drop.
     const drop = req.method === 'PATCH' ? await this.intake.openDrop(slug) : await this.drops.findBySlug(slug);
-    return this.current.run(drop, async () => {
-      await this.owned.refuseForeign(id);
-      return handleTus(this.server, req, reply);
-    });
+    return this.sender.run(requestActor(req.ip, req.headers['user-agent']), () =>
+      this.current.run(drop, async () => {
+        await this.owned.refuseForeign(id);
+        return handleTus(this.server, req, reply);
+      }),
+    );
   }
 
   private drop(): Drop {
@@ -124,13 +129,19 @@ export class DropTusService {
       throw err;
     }
     await this.tus.adopt(upload.id);
-    const submission = await this.intake.createFromStored(drop, senderFields(metadata), metadata.filename ?? 'file', {
-      storageKey: upload.id,
-      size,
-      mime: sniffed.mime,
-      kind: sniffed.kind,
-      ext: sniffed.ext,
-    });
+    const submission = await this.intake.createFromStored(
+      drop,
+      senderFields(metadata),
+      metadata.filename ?? 'file',
+      {
+        storageKey: upload.id,
+        size,
+        mime: sniffed.mime,
+        kind: sniffed.kind,
+        ext: sniffed.ext,
+      },
+      this.sender.getStore(),
+    );
     return submission.id;
   }
 }

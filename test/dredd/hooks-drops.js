@@ -40,6 +40,7 @@ function retarget(transaction, submissionId = fixture.submissions[0]) {
 
 for (const name of [
   "/v1/drops/{slug}/submissions > List a drop's submissions > 200 > application/json",
+  "/v1/drops/{slug}/events > A drop's audit log > 200 > application/json",
   '/v1/drops/{slug}/submissions/{id} > Get a submission > 200 > application/json',
   '/v1/drops/{slug}/submissions/{id} > Flag a submission read, starred or archived > 200 > application/json',
   '/v1/drops/{slug}/submissions/{id}/download > Get a signed download URL > 200 > application/json',

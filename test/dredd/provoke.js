@@ -403,6 +403,7 @@ const INVALID_BODIES = {
 const INVALID_QUERIES = {
   listDrops: '?limit=0',
   listSubmissions: '?cursor=bm90LWEtY3Vyc29y', // base64url of "not-a-cursor": not one this API issued
+  listDropEvents: '?type=drop.exploded',
   listJobs: '?state=exploded',
   apiListJobs: '?cursor=bm90LWEtY3Vyc29y',
   listWebhookDeliveries: '?status=lost',
@@ -511,7 +512,7 @@ async function provoke(transaction, op) {
         return 'validation_failed';
       }
       if (INVALID_QUERIES[id]) {
-        const base = id === 'listSubmissions' ? fill(template, { slug: (await fx.drop()).slug }) : template;
+        const base = id === 'listSubmissions' || id === 'listDropEvents' ? fill(template, { slug: (await fx.drop()).slug }) : template;
         usePath(transaction, base + INVALID_QUERIES[id]);
         return 'validation_failed';
       }

@@ -32,6 +32,7 @@ describe('entities match the migrated schema', () => {
     expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual([
       'accounts',
       'api_keys',
+      'drop_events',
       'drops',
       'jobs',
       'submission_outputs',

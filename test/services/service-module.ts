@@ -7,6 +7,7 @@ import { ApiKeysRepository } from '../../src/auth/api-keys.repository';
 import { ApiKeysService, type NewKeyInput } from '../../src/auth/api-keys.service';
 import { CreditLedgerRepository } from '../../src/credits/credit-ledger.repository';
 import { DropsRepository } from '../../src/drops/drops.repository';
+import { DropEventsRepository } from '../../src/drops/drop-events.repository';
 import { IdempotencyRepository } from '../../src/jobs/idempotency.repository';
 import { PipelinesRepository } from '../../src/jobs/pipelines.repository';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
@@ -32,6 +33,7 @@ const REPOSITORIES = [
   ApiKeysRepository,
   CreditLedgerRepository,
   DropsRepository,
+  DropEventsRepository,
   IdempotencyRepository,
   JobsRepository,
   PipelinesRepository,

@@ -61,12 +61,17 @@ function serve(file, port) {
  */
 async function runJob(ctx, body) {
   // 25 s a request: the socket's idle timeout (UPLOAD_IDLE_TIMEOUT_S, 30 s) would end a longer wait.
-  const call = async (method, url, extra = {}) => {
+  // A keep-alive socket the server closed as the request went out fails it: sent again (the idempotency key makes that safe).
+  const call = async (method, url, extra = {}, tries = 3) => {
     const res = await fetch(`${ctx.baseUrl}${url}`, {
       method,
       headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', prefer: 'wait=25', ...extra },
       body: method === 'POST' ? JSON.stringify(body) : undefined,
+    }).catch((err) => {
+      if (tries > 1) return undefined;
+      throw new Error(`${method} ${url}: ${err.message} (${err.cause?.message ?? err.cause})`);
     });
+    if (!res) return call(method, url, extra, tries - 1);
     return { status: res.status, job: (await res.json()).job };
   };
   let { status, job } = await call('POST', '/v1/jobs', { 'idempotency-key': randomUUID() });

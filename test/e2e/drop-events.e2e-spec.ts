@@ -3,6 +3,7 @@ import type { DropEvent } from '../../generated/types';
 import { expectError } from '../support/expect-error';
 import { form, png, removeDir, send, tempStorageDir } from '../support/intake';
 import { startTestApp, type Tenant, type TestApp, uniqueSlug } from '../support/test-app';
+import { tusCreate, tusPatch } from '../support/tus';
 
 const OWNER_AGENT = 'owner-agent/1.0';
 const SENDER_AGENT = 'sender-agent/2.0';
@@ -88,6 +89,19 @@ describe('drop events (GET /v1/drops/{slug}/events)', () => {
     expect(refused.map((e) => e.detail.code)).toEqual(['drop_paused', 'wrong_password']);
     // A slug with no drop records nothing (and answers as before).
     expect((await sendFile(`no-such-${uniqueSlug()}`, 'x\n', 'a.txt')).status).toBe(404);
+  });
+
+  it('a resumable (tus) upload is recorded as the sender of the PATCH that completes it', async () => {
+    const slug = uniqueSlug();
+    await owner.client.POST('/v1/drops', { body: { name: 'Resumable', slug } });
+    const file = await png();
+    const created = await tusCreate(`${t.baseUrl}/v1/public/drops/${slug}/tus`, file.length, { filename: 'photo.png', senderName: 'Sender' });
+    expect(created.status).toBe(201);
+    const done = await tusPatch(created.location, 0, file, { 'User-Agent': SENDER_AGENT });
+    expect(done.status).toBe(204);
+    const submissionId = done.headers.get('dropline-submission-id');
+    const [event] = (await listAll(slug)).filter((e) => e.type === 'submission.created');
+    expect(event).toMatchObject({ submissionId, actor: { kind: 'public', ip: '127.0.0.1', userAgent: SENDER_AGENT }, detail: { fileName: 'photo.png', fileSize: file.length } });
   });
 
   it('pages with nextCursor and filters by type, since and until', async () => {

@@ -53,12 +53,14 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
-    // Services with their real repositories on the real Postgres, below HTTP (stub queue at most).
+    // A module's real providers on the run's own Postgres database and Redis, below HTTP; stand-ins
+    // only for what crosses the process boundary (test/services/service-test.ts, docs/testing.md).
     {
       ...common,
       displayName: 'services',
       testMatch: ['<rootDir>/test/services/**/*.service-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     // Fault tests spawn the API and worker processes and break Redis, Postgres and the processes
     // themselves (test/faults/README.md). Each file owns its databases and a private Redis.

@@ -1,17 +1,16 @@
-import type { TestingModule } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../src/config/config';
 import { DownloadUrlSigner } from '../../src/storage/download-url-signer';
 import { ServiceSecretsRepository } from '../../src/storage/service-secrets.repository';
-import { serviceModule } from './service-module';
+import { newServiceTest, type ServiceTest } from './service-test';
 
 /** The secrets the service keeps for itself: made once, the same for every process, even when they start together. */
 describe('ServiceSecretsRepository', () => {
-  let module: TestingModule;
+  let module: ServiceTest;
   let secrets: ServiceSecretsRepository;
 
   beforeAll(async () => {
-    ({ module } = await serviceModule([], { SIGNING_SECRET: '' }));
+    module = await newServiceTest({ modules: [], env: { SIGNING_SECRET: '' } });
     secrets = module.get(ServiceSecretsRepository);
   });
   afterAll(() => module.close());

@@ -1,24 +1,19 @@
-import type { TestingModule } from '@nestjs/testing';
+import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids';
 import { Transactions } from '../../src/database/transactions';
 import type { Drop } from '../../src/drops/drop.entity';
-import { DropCache } from '../../src/drops/drop-cache';
 import { DropsRepository } from '../../src/drops/drops.repository';
 import { DropsService } from '../../src/drops/drops.service';
 import { StoredKeyReferences } from '../../src/retention/stored-key-references';
-import { FileDeletions } from '../../src/storage/file-deletions';
-import { STORAGE } from '../../src/storage/storage.driver';
+import { STORAGE, type StorageDriver } from '../../src/storage/storage.driver';
 import type { SubmissionOutputFile } from '../../src/submissions/submission.entity';
 import { SubmissionsRepository } from '../../src/submissions/submissions.repository';
 import { SubmissionsService } from '../../src/submissions/submissions.service';
-import { TemplatesRepository } from '../../src/templates/templates.repository';
-import { TemplatesService } from '../../src/templates/templates.service';
-import { PipelineCheck } from '../../src/tools/pipeline-check';
-import { ToolOptions } from '../../src/tools/tool-options';
-import { Contract } from '../../src/contract/contract';
 import { NEW_DROP_SETTINGS } from '../support/drops';
-import { serviceModule, tenant } from './service-module';
+import { SubmissionsModule } from '../../src/submissions/submissions.module';
+import { newServiceTest, tenant, type ServiceTest } from './service-test';
+import { mediaQueue, webhookQueue } from './stand-ins';
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -34,32 +29,28 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Pro
  * deleted with the submission or its drop — also when the run records them while the deletion runs.
  */
 describe('submission outputs', () => {
-  let module: TestingModule;
+  let module: ServiceTest;
   let submissions: SubmissionsRepository;
   let transactions: Transactions;
+  let storage: StorageDriver;
   let db: DataSource;
-  const deletedFiles: string[] = [];
 
   beforeAll(async () => {
-    const storage = { deleteMany: async (keys: string[]) => void deletedFiles.push(...keys), delete: async (key: string) => void deletedFiles.push(key) };
-    ({ module } = await serviceModule([
-      SubmissionsService,
-      DropsService,
-      DropCache,
-      StoredKeyReferences,
-      FileDeletions,
-      TemplatesService,
-      TemplatesRepository,
-      PipelineCheck,
-      ToolOptions,
-      { provide: Contract, useFactory: () => new Contract() },
-      { provide: STORAGE, useValue: storage },
-    ]));
+    // StoredKeyReferences is retention's; RetentionModule itself is not imported, its purge would sweep on a timer.
+    module = await newServiceTest({ modules: [SubmissionsModule], providers: [StoredKeyReferences], standIns: [mediaQueue(), webhookQueue()] });
     submissions = module.get(SubmissionsRepository);
     transactions = module.get(Transactions);
+    storage = module.get(STORAGE);
     db = module.get(DataSource);
   });
   afterAll(() => module.close());
+
+  /** The outputs' files in the store, as the run left them. */
+  const stored = async (outputs: SubmissionOutputFile[]) => {
+    for (const o of outputs) await storage.put(o.storageKey, Readable.from(Buffer.alloc(o.size)));
+    return outputs;
+  };
+  const existing = async (outputs: SubmissionOutputFile[]) => (await Promise.all(outputs.map((o) => storage.exists(o.storageKey)))).filter(Boolean).length;
 
   async function submissionWithDrop(): Promise<{ drop: Drop; id: string; accountId: string }> {
     const { account } = await tenant(module);
@@ -128,7 +119,7 @@ describe('submission outputs', () => {
 
   it("deleting a submission deletes its outputs' files, also those its run records while the deletion waits", async () => {
     const { drop, id } = await submissionWithDrop();
-    const outputs = files();
+    const outputs = await stored(files());
     // The run's transaction holds the row when the owner deletes the submission.
     const runner = db.createQueryRunner();
     await runner.connect();
@@ -143,16 +134,16 @@ describe('submission outputs', () => {
     } finally {
       await runner.release();
     }
-    expect(deletedFiles).toEqual(expect.arrayContaining(outputs.map((o) => o.storageKey)));
+    expect(await existing(outputs)).toBe(0);
     expect(await db.query('SELECT 1 FROM submission_outputs WHERE submission_id = $1', [id])).toEqual([]);
   });
 
   it("deleting the drop deletes its submissions' outputs' files", async () => {
     const { drop, id, accountId } = await submissionWithDrop();
-    const outputs = files();
+    const outputs = await stored(files());
     await record(id, outputs);
     await module.get(DropsService).delete(accountId, drop.slug);
-    expect(deletedFiles).toEqual(expect.arrayContaining(outputs.map((o) => o.storageKey)));
+    expect(await existing(outputs)).toBe(0);
     expect(await db.query('SELECT 1 FROM submission_outputs WHERE submission_id = $1', [id])).toEqual([]);
   });
 });

@@ -1,22 +1,16 @@
-import type { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import type { Account } from '../../src/accounts/account.entity';
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { CreditsService } from '../../src/credits/credits.service';
 import { IdempotencyService } from '../../src/jobs/idempotency.service';
-import { JobAdmission } from '../../src/jobs/job-admission';
-import { JobDispatch } from '../../src/jobs/job-dispatch';
-import { JobInputs } from '../../src/jobs/job-inputs';
-import { JobQueue } from '../../src/jobs/job-queue';
 import { JobRefunds } from '../../src/jobs/job-refunds';
 import { JobsRepository } from '../../src/jobs/jobs.repository';
 import { type SubmitJobCommand, SubmitJob } from '../../src/jobs/use-cases/submit-job';
 import { Transactions } from '../../src/database/transactions';
 import { TOOLS } from '../../src/tools/tool-registry';
-import { UploadsService } from '../../src/uploads/uploads.service';
-import { balanceOf, serviceModule, tenant, type TestClock } from './service-module';
-import { StubQueue } from './stub-queue';
+import { JobsModule } from '../../src/jobs/jobs.module';
+import { balanceOf, newServiceTest, tenant, type ServiceTest, type TestClock } from './service-test';
+import { mediaQueue } from './stand-ins';
 
 const resize = TOOLS['image-resize']; // 1 credit
 const video = TOOLS['video-convert']; // 5 credits
@@ -25,26 +19,17 @@ type Answer = { status: number; body: { id: string; state: string; statusUrl: st
 
 /** POST /v1/jobs's use case (docs/decisions.md §7) on the real Postgres: debit, refund once, caps, in-flight limit, fair share, idempotent twins. */
 describe('SubmitJob', () => {
-  let module: TestingModule;
+  let module: ServiceTest;
   let clock: TestClock;
   let submit: SubmitJob;
   let refunds: JobRefunds;
   let jobs: JobsRepository;
   let db: DataSource;
-  const queue = new StubQueue();
+  const queue = mediaQueue().value;
 
   beforeAll(async () => {
-    ({ module, clock } = await serviceModule([
-      SubmitJob,
-      JobAdmission,
-      JobDispatch,
-      JobInputs,
-      JobRefunds,
-      CreditsService,
-      IdempotencyService,
-      { provide: JobQueue, useValue: queue },
-      { provide: UploadsService, useValue: { findCurrent: async () => undefined } },
-    ]));
+    module = await newServiceTest({ modules: [JobsModule], standIns: [mediaQueue(queue)] });
+    clock = module.clock;
     submit = module.get(SubmitJob);
     refunds = module.get(JobRefunds);
     jobs = module.get(JobsRepository);

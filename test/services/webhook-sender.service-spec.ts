@@ -1,35 +1,44 @@
-import type { TestingModule } from '@nestjs/testing';
 import type { Job } from 'bullmq';
 import { newId } from '../../src/common/ids';
 import { HttpFetchModule } from '../../src/http-fetch/http-fetch.module';
-import { RedisModule } from '../../src/redis/redis.module';
-import { AccountSlots } from '../../src/webhooks/account-slots';
-import { EndpointCircuits } from '../../src/webhooks/endpoint-circuits';
 import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { WebhookSender } from '../../src/webhooks/webhook-sender';
 import { type DeliverJob, WebhooksService } from '../../src/webhooks/webhooks.service';
-import { TEST_QUEUE_PREFIX } from '../support/env';
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
+import { Clock } from '../../src/common/clock';
+import { AppConfig } from '../../src/config/config';
+import { GuardedHttpClient } from '../../src/http-fetch/guarded-fetch';
+import { AccountSlots } from '../../src/webhooks/account-slots';
+import { EndpointCircuits } from '../../src/webhooks/endpoint-circuits';
+import { WebhooksModule } from '../../src/webhooks/webhooks.module';
+import { SendShares } from '../../src/webhooks/send-shares';
 import { startReceiver } from '../support/webhook-receiver';
-import { serviceModule, tenant, type TestClock } from './service-module';
+import { newServiceTest, tenant, type ServiceTest, type TestClock } from './service-test';
+import { webhookQueue } from './stand-ins';
 
 /** The retry plan (docs/decisions.md §9) with the real delivery rows and a real receiver on 127.0.0.1. */
 describe('WebhookSender retry plan', () => {
-  let module: TestingModule;
+  let module: ServiceTest;
   let clock: TestClock;
   let sender: WebhookSender;
   let deliveries: WebhookDeliveriesRepository;
-  const scheduled: { id: string; delayMs: number }[] = [];
+  // The attempts WebhooksService planned, with their delay from the Clock in whole seconds.
+  const queue = webhookQueue();
+  const scheduled = () => queue.scheduled.map((s) => ({ id: s.deliveryId, delayMs: Math.round(s.delayMs / 1000) * 1000 }));
 
   beforeAll(async () => {
-    // The sender plans an attempt for a time of the Clock (its `next_attempt_at`); delays are whole seconds.
-    const webhooks = { schedule: async (id: string, at: Date) => void scheduled.push({ id, delayMs: Math.round((at.getTime() - clock.now().getTime()) / 1000) * 1000 }) };
-    // The account slots and endpoint breakers are the real ones, on the test Redis under a prefix of this run.
-    const env = { ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '5,300,1800', QUEUE_PREFIX: `${TEST_QUEUE_PREFIX}-sender-${Date.now()}` };
-    ({ module, clock } = await serviceModule([WebhookSender, AccountSlots, EndpointCircuits, { provide: WebhooksService, useValue: webhooks }], env, [
-      HttpFetchModule,
-      RedisModule,
-    ]));
-    sender = module.get(WebhookSender);
+    // The account slots and endpoint breakers are the real ones, on the test Redis under this file's prefix.
+    // WebhookSender and SendShares are the worker's (WorkerModule), over WebhooksModule's exports. The
+    // sender is built here rather than provided, so that BullMQ's explorer starts no consumer: the test calls process().
+    module = await newServiceTest({
+      modules: [WebhooksModule, HttpFetchModule],
+      providers: [SendShares],
+      standIns: [queue],
+      env: { ALLOW_PRIVATE_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '5,300,1800' },
+    });
+    clock = module.clock;
+    const deps = [WebhookDeliveriesRepository, AccountsRepository, GuardedHttpClient, WebhooksService, AppConfig, Clock, AccountSlots, SendShares, EndpointCircuits];
+    sender = new WebhookSender(...(deps.map((token) => module.get(token)) as ConstructorParameters<typeof WebhookSender>));
     deliveries = module.get(WebhookDeliveriesRepository);
   });
   afterAll(() => module.close());
@@ -59,12 +68,16 @@ describe('WebhookSender retry plan', () => {
         const row = (await deliveries.findById(d.id))!;
         expect(row).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.at.getTime() + seconds * 1000) });
         expect(row.attempts).toHaveLength(i + 1);
-        expect(scheduled.filter((s) => s.id === d.id).map((s) => s.delayMs)).toEqual(expected.slice(0, i + 1).map((s) => s * 1000));
+        expect(
+          scheduled()
+            .filter((s) => s.id === d.id)
+            .map((s) => s.delayMs),
+        ).toEqual(expected.slice(0, i + 1).map((s) => s * 1000));
       }
       await send(d.id);
       expect(await deliveries.findById(d.id)).toMatchObject({ status: 'failed', nextAttemptAt: null });
       expect((await deliveries.findById(d.id))!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 500, 500]);
-      expect(scheduled.filter((s) => s.id === d.id)).toHaveLength(3);
+      expect(scheduled().filter((s) => s.id === d.id)).toHaveLength(3);
     } finally {
       clock.at = undefined;
       await receiver.close();
@@ -77,7 +90,11 @@ describe('WebhookSender retry plan', () => {
     try {
       const slow = await delivery(receiver.url);
       await send(slow.id);
-      expect(scheduled.filter((s) => s.id === slow.id).map((s) => s.delayMs)).toEqual([600_000]);
+      expect(
+        scheduled()
+          .filter((s) => s.id === slow.id)
+          .map((s) => s.delayMs),
+      ).toEqual([600_000]);
       const gone = await delivery(receiver.url);
       await send(gone.id);
       expect(await deliveries.findById(gone.id)).toMatchObject({ status: 'failed' });
@@ -93,6 +110,6 @@ describe('WebhookSender retry plan', () => {
     const d = await delivery('http://10.0.0.1/hook'); // refused before any connection is made
     await send(d.id);
     expect(await deliveries.findById(d.id)).toMatchObject({ status: 'failed' });
-    expect(scheduled.filter((s) => s.id === d.id)).toEqual([]);
+    expect(scheduled().filter((s) => s.id === d.id)).toEqual([]);
   });
 });

@@ -2528,6 +2528,65 @@ export type components = {
         };
         /** @description The `202` fields (`id`, `state`, `statusUrl`) beside `job`: `.id` reads the same whether `Prefer: wait` got the job ended (200) or not (202). */
         JobEndedInTime: components["schemas"]["JobAccepted"] & components["schemas"]["JobEnvelope"];
+        /**
+         * @example {
+         *       "quote": {
+         *         "charge": 2,
+         *         "steps": {
+         *           "webp": {
+         *             "tool": "image-convert",
+         *             "charge": 1
+         *           },
+         *           "small": {
+         *             "tool": "image-resize",
+         *             "charge": 1
+         *           }
+         *         },
+         *         "affordable": false,
+         *         "refusal": {
+         *           "code": "insufficient_credits",
+         *           "message": "This job costs 2 credits; the balance is 1."
+         *         },
+         *         "estimate": {
+         *           "seconds": 0.42
+         *         }
+         *       }
+         *     }
+         */
+        JobQuote: {
+            quote: {
+                /** @description The credits the same body would be debited now (a pipeline's or template's is its steps' sum). */
+                charge: number;
+                /** @description Each step's tool and price by step name, in the order given; empty for a one-tool job. */
+                steps: {
+                    [key: string]: {
+                        tool: components["schemas"]["ToolSlug"];
+                        charge: number;
+                    };
+                };
+                /** @description Whether the real submission would be admitted now (false exactly when `refusal` is set). */
+                affordable: boolean;
+                /** @description What the real submission would answer instead of `202`: its error `code` and `message` (`insufficient_credits` and `spend_cap_reached` are 402, `concurrency_exceeded` 429, `tool_unavailable` 503 there). */
+                refusal: {
+                    /** @enum {string} */
+                    code: "insufficient_credits" | "spend_cap_reached" | "concurrency_exceeded" | "tool_unavailable";
+                    message: string;
+                } | null;
+                /**
+                 * @description How long the job would run once a worker takes it (queue wait not included), from this
+                 *     deployment's own history: for each tool, the median of `finishedAt − startedAt` over the
+                 *     most recent 500 completed runs of that tool (by any account, one-tool jobs and pipeline
+                 *     steps alike), kept to those whose input was 0.5× to 2× this input's size when the size is
+                 *     known (an uploaded `input.fileId`; a URL is not fetched, so then every size counts, and so
+                 *     for a step reading another step's output). A pipeline's is the longest chain of its steps'
+                 *     medians (steps reading the same input run side by side). `seconds` is null when any tool has
+                 *     fewer than 3 such runs.
+                 */
+                estimate: {
+                    seconds: number | null;
+                };
+            };
+        };
         JobList: {
             jobs: components["schemas"]["Job"][];
             nextCursor: string | null;
@@ -2771,6 +2830,24 @@ export type components = {
                 "application/json": components["schemas"]["JobEndedInTime"];
             };
         };
+        /** @description With `dryRun=true`: the quote (`JobQuote`), nothing submitted. Otherwise the job reached a final state (completed, failed or canceled) within the `Prefer: wait` time: `id`, `state` and `statusUrl` as in the `202`, and `job`, the body of `GET /v1/jobs/{id}` (`JobEndedInTime`; `Location` and `Preference-Applied` are sent with this form only). */
+        JobEndedInTimeOrQuote: {
+            headers: {
+                "Preference-Applied": components["headers"]["PreferenceAppliedOptional"];
+                /**
+                 * @description The job's address (its `statusUrl`); not sent with a quote.
+                 * @example /v1/jobs/job_0000000000000000
+                 */
+                Location?: string;
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobEndedInTime"] | components["schemas"]["JobQuote"];
+            };
+        };
         /** @description The job: at once, or with `Prefer: wait=N` once it is final or N seconds have passed. */
         JobPolled: {
             headers: {
@@ -2810,6 +2887,16 @@ export type components = {
         };
     };
     parameters: {
+        /**
+         * @description `true`: answer `200` with a `JobQuote` (the price, whether the account could afford it now,
+         *     and a run-time estimate) instead of submitting. The body and every check before admission
+         *     are those of a real submission, with the same error statuses (400, 403, 404, 413); a
+         *     refusal of the admission itself (`insufficient_credits`, `spend_cap_reached`,
+         *     `concurrency_exceeded`, `tool_unavailable`) is the quote's `refusal`, not an error. Nothing
+         *     is written (no job, ledger line, idempotency record or in-flight slot; an `Idempotency-Key`
+         *     is ignored), no lock is taken and the input is not fetched. `Prefer` is ignored.
+         */
+        DryRun: boolean;
         /**
          * @description `wait=N` (RFC 7240 §4.3), N an integer from 1 to 60: answer once the job has reached a
          *     final state (completed, failed, canceled) or after N seconds, whichever comes first. The
@@ -5792,7 +5879,18 @@ export interface operations {
     };
     createJob: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true`: answer `200` with a `JobQuote` (the price, whether the account could afford it now,
+                 *     and a run-time estimate) instead of submitting. The body and every check before admission
+                 *     are those of a real submission, with the same error statuses (400, 403, 404, 413); a
+                 *     refusal of the admission itself (`insufficient_credits`, `spend_cap_reached`,
+                 *     `concurrency_exceeded`, `tool_unavailable`) is the quote's `refusal`, not an error. Nothing
+                 *     is written (no job, ledger line, idempotency record or in-flight slot; an `Idempotency-Key`
+                 *     is ignored), no lock is taken and the input is not fetched. `Prefer` is ignored.
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+            };
             header?: {
                 /** @description Same as the body's `idempotencyKey`; the body wins when both are given. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5812,7 +5910,7 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
-            200: components["responses"]["JobEndedInTime"];
+            200: components["responses"]["JobEndedInTimeOrQuote"];
             202: components["responses"]["JobAccepted"];
             /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `invalid_pipeline`: steps that cannot run (see the description), or two of `tool`, `steps`, `template`; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {
@@ -6120,7 +6218,18 @@ export interface operations {
     };
     apiCreateJob: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true`: answer `200` with a `JobQuote` (the price, whether the account could afford it now,
+                 *     and a run-time estimate) instead of submitting. The body and every check before admission
+                 *     are those of a real submission, with the same error statuses (400, 403, 404, 413); a
+                 *     refusal of the admission itself (`insufficient_credits`, `spend_cap_reached`,
+                 *     `concurrency_exceeded`, `tool_unavailable`) is the quote's `refusal`, not an error. Nothing
+                 *     is written (no job, ledger line, idempotency record or in-flight slot; an `Idempotency-Key`
+                 *     is ignored), no lock is taken and the input is not fetched. `Prefer` is ignored.
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+            };
             header?: {
                 /** @description Same as the body's `idempotencyKey`; the body wins when both are given. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6140,7 +6249,7 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["JobCreate"];
         responses: {
-            200: components["responses"]["JobEndedInTime"];
+            200: components["responses"]["JobEndedInTimeOrQuote"];
             202: components["responses"]["JobAccepted"];
             /** @description `validation_failed`: a parameter or the body breaks the schema, or the JSON body nests objects and arrays deeper than 64 levels (`details` names each problem); `invalid_json`: the body is not JSON; `unknown_tool`: `tool` names no tool; `invalid_pipeline`: steps that cannot run (see the description), or two of `tool`, `steps`, `template`; `missing_input`: neither `input.url` nor `input.fileId`; `unsupported_input`: the upload is of another kind than the tool's. */
             400: {

@@ -95,6 +95,7 @@ export type JobError = components['schemas']['JobError'];
 export type Job = components['schemas']['Job'];
 export type JobEnvelope = components['schemas']['JobEnvelope'];
 export type JobEndedInTime = components['schemas']['JobEndedInTime'];
+export type JobQuote = components['schemas']['JobQuote'];
 export type JobList = components['schemas']['JobList'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type SubmissionWebhookEvent = components['schemas']['SubmissionWebhookEvent'];

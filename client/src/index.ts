@@ -83,6 +83,8 @@ export async function createJobAndWait(client: DroplineClient, body: JobBody, op
   const { data, error, response } = await client.POST('/v1/jobs', { body, headers });
   if (!data) throw new Error(`POST /v1/jobs: ${response.status} ${error?.error.code ?? ''} ${error?.error.message ?? ''}`.trim());
   if ('job' in data) return data.job;
+  // Only a dryRun request is answered with a quote, and this one is not.
+  if ('quote' in data) throw new Error('POST /v1/jobs answered a quote to a submission');
   let interval = options.pollIntervalMs ?? 250;
   let serverWaits = response.headers.has('preference-applied');
   for (;;) {

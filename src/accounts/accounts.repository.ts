@@ -50,6 +50,11 @@ export class AccountsRepository {
     return firstRow(tx, 'SELECT credit_balance::float8 AS balance, plan FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [id]);
   }
 
+  /** The same facts without the lock, for a quote that writes nothing and must not queue behind admissions. */
+  readForAdmission(db: Db, id: string): Promise<{ balance: number; plan: string } | undefined> {
+    return firstRow(db, 'SELECT credit_balance::float8 AS balance, plan FROM accounts WHERE id = $1', [id]);
+  }
+
   async addCredits(tx: Db, id: string, delta: number): Promise<void> {
     await tx.query('UPDATE accounts SET credit_balance = credit_balance + $2 WHERE id = $1', [id, delta]);
   }

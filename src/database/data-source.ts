@@ -25,6 +25,7 @@ import { Pipelines1764200001000 } from './migrations/1764200001000-pipelines';
 import { TemplateStepOrder1764200001002 } from './migrations/1764200001002-template-step-order';
 import { DropTemplates1764200001100 } from './migrations/1764200001100-drop-templates';
 import { DropEvents1764300000500 } from './migrations/1764300000500-drop-events';
+import { JobRunHistory1764300000600 } from './migrations/1764300000600-job-run-history';
 
 /**
  * Every migration; the app, the CLI and the tests share this list. No entities: repositories speak
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   TemplateStepOrder1764200001002,
   DropTemplates1764200001100,
   DropEvents1764300000500,
+  JobRunHistory1764300000600,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

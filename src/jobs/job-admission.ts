@@ -11,7 +11,7 @@ import { IdempotencyService, type IdempotentRequest } from './idempotency.servic
 import type { JobInput } from './job.entity';
 import type { DispatchedJob } from './job-dispatch';
 import { type NewJob, type RankedJob, JobsRepository } from './jobs.repository';
-import { decideAdmission, hasSpendCap, type Refusal } from './lifecycle/admission-rules';
+import { type Charge, decideAdmission, hasSpendCap, type Refusal } from './lifecycle/admission-rules';
 import { JobQueue } from './job-queue';
 
 export interface Admission {
@@ -71,23 +71,8 @@ export class JobAdmission {
   ) {}
 
   async admitIn(tx: Db, a: Admission): Promise<AdmissionResult> {
-    // A tool whose program is missing here would fail on the worker after the charge: refuse it
-    // first (every step of a pipeline), for the jobs API (503) and a drop's processing (kept as sent) alike.
-    const unavailable = await this.availability.refusal(a.pipeline ? a.pipeline.map((step) => step.tool) : [a.tool]);
-    if (unavailable) return { outcome: 'refused', refusal: { refused: true, code: 'tool_unavailable', message: unavailable } };
     const now = this.clock.now();
-    const account = await this.accounts.lockForAdmission(tx, a.accountId);
-    if (!account) throw new Error(`Account ${a.accountId} does not exist`);
-    const inFlight = await this.jobs.countInFlight(tx, a.accountId, a.tool.queue);
-    const spent = a.key && hasSpendCap(a.key) ? await this.credits.spentThisDayAndMonth(tx, a.key.id, now) : { day: 0, month: 0 };
-    const decision = decideAdmission({
-      account,
-      key: a.key,
-      // The tool's price for these options (a fixed `cost` unless the tool defines `charge`); a pipeline's is its steps' sum.
-      tool: { cost: a.pipeline ? pipelineCharge(a.pipeline) : a.tool.charge(a.options) },
-      counts: { inFlight: inFlight.all, inFlightOnQueue: inFlight.onQueue, spentToday: spent.day, spentThisMonth: spent.month },
-      waitForSlot: a.waitForSlot,
-    });
+    const decision = await this.decide(tx, a, now, 'lock');
     if (decision.refused) return { outcome: 'refused', refusal: decision };
 
     const id = newId('job');
@@ -116,6 +101,35 @@ export class JobAdmission {
     const job = await this.jobs.insert(tx, row);
     const firstSteps = a.pipeline ? await this.insertSteps(tx, row, a.pipeline, decision.fairShareRank, a.enqueueAtCommit ? now : null) : undefined;
     return { outcome: 'admitted', job: { ...job, fairShareRank: decision.fairShareRank, firstSteps } };
+  }
+
+  /**
+   * What `admitIn` would decide now, by the same reads and rules, without the account lock and
+   * without writing (a quote, POST /v1/jobs?dryRun=true). Read outside the lock, the counts may be
+   * a moment old by the time a real submission follows: a quote promises nothing.
+   */
+  quote(db: Db, a: Admission): Promise<Refusal | Charge> {
+    return this.decide(db, a, this.clock.now(), 'read');
+  }
+
+  /** The one path from an admission to its decision: availability, then the facts read, then the pure rules. */
+  private async decide(db: Db, a: Admission, now: Date, account: 'lock' | 'read'): Promise<Refusal | Charge> {
+    // A tool whose program is missing here would fail on the worker after the charge: refuse it
+    // first (every step of a pipeline), for the jobs API (503) and a drop's processing (kept as sent) alike.
+    const unavailable = await this.availability.refusal(a.pipeline ? a.pipeline.map((step) => step.tool) : [a.tool]);
+    if (unavailable) return { refused: true, code: 'tool_unavailable', message: unavailable };
+    const facts = account === 'lock' ? await this.accounts.lockForAdmission(db, a.accountId) : await this.accounts.readForAdmission(db, a.accountId);
+    if (!facts) throw new Error(`Account ${a.accountId} does not exist`);
+    const inFlight = await this.jobs.countInFlight(db, a.accountId, a.tool.queue);
+    const spent = a.key && hasSpendCap(a.key) ? await this.credits.spentThisDayAndMonth(db, a.key.id, now) : { day: 0, month: 0 };
+    return decideAdmission({
+      account: facts,
+      key: a.key,
+      // The tool's price for these options (a fixed `cost` unless the tool defines `charge`); a pipeline's is its steps' sum.
+      tool: { cost: admissionCost(a) },
+      counts: { inFlight: inFlight.all, inFlightOnQueue: inFlight.onQueue, spentToday: spent.day, spentThisMonth: spent.month },
+      waitForSlot: a.waitForSlot,
+    });
   }
 
   /**
@@ -151,4 +165,9 @@ export class JobAdmission {
     }
     return runnable;
   }
+}
+
+/** What an admission debits: the tool's price for its options, or a pipeline's steps' sum. */
+export function admissionCost(a: Pick<Admission, 'tool' | 'options' | 'pipeline'>): number {
+  return a.pipeline ? pipelineCharge(a.pipeline) : a.tool.charge(a.options);
 }

@@ -32,6 +32,6 @@ export class JobInputs {
     // A job's input obeys the plan's upload limit however the file arrived (the plan may have changed since).
     const limitMB = limitsOf(account.plan).maxFileSizeMB;
     if (upload.fileSize > limitMB * MB) throw new DomainError('file_too_large', `The file exceeds the ${account.plan} plan's upload limit of ${limitMB} MB.`);
-    return { fileId: input.fileId, storageKey: upload.storageKey, fileName: upload.fileName };
+    return { fileId: input.fileId, storageKey: upload.storageKey, fileName: upload.fileName, size: upload.fileSize };
   }
 }

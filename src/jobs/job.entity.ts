@@ -12,6 +12,8 @@ export interface JobInput {
   fileId?: string;
   storageKey?: string;
   fileName?: string;
+  /** The stored object's size in bytes where admission knew it (an upload): what a quote's estimate compares. */
+  size?: number;
 }
 
 import type { JobState } from './lifecycle/job-states';
@@ -69,6 +71,7 @@ export interface StoredJobResult {
 @Index('jobs_output_keys_idx', { synchronize: false })
 @Index('jobs_live_output_keys_idx', { synchronize: false })
 @Index('jobs_pipeline_idx', { synchronize: false })
+@Index('jobs_run_history_idx', { synchronize: false })
 export class Job {
   @PrimaryColumn('text')
   id: string;

@@ -9,6 +9,7 @@ import { IdempotencyService } from './idempotency.service';
 import { JobsService } from './jobs.service';
 import { isFinal } from './lifecycle/job-states';
 import { CancelJob } from './use-cases/cancel-job';
+import { QuoteJob } from './use-cases/quote-job';
 import { SubmitJob } from './use-cases/submit-job';
 import { waitingFor } from './waiting.presenter';
 
@@ -22,6 +23,7 @@ export class JobsController {
     private readonly jobs: JobsService,
     private readonly idempotency: IdempotencyService,
     private readonly submitJob: SubmitJob,
+    private readonly quoteJob: QuoteJob,
     private readonly cancelJob: CancelJob,
   ) {}
 
@@ -30,14 +32,19 @@ export class JobsController {
   async create(
     @Auth() auth: AuthContext,
     @Body() body: RequestBody<'createJob'>,
+    @Query() q: QueryOf<'createJob'>,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const startedAt = Date.now();
     const valid = await this.jobs.validate(auth, body);
-    const idempotency = this.idempotency.request(body, idempotencyKey);
     const key = { id: auth.key.id, dailyCap: auth.key.dailyCap, monthlyCap: auth.key.monthlyCap };
+    if (q.dryRun) {
+      reply.status(200);
+      return this.quoteJob.execute({ account: auth.account, key, ...valid, webhookUrl: body.webhookUrl ?? null });
+    }
+    const idempotency = this.idempotency.request(body, idempotencyKey);
     const result = await this.submitJob.execute({ account: auth.account, key, ...valid, webhookUrl: body.webhookUrl ?? null, idempotency });
     // The spec fixes the 202's body ({id, state, statusUrl}); the poll address also goes where HTTP puts it.
     const { id, statusUrl } = result.body as { id?: unknown; statusUrl?: unknown };

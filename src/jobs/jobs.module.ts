@@ -23,6 +23,8 @@ import { JobsService } from './jobs.service';
 import { CancelJob } from './use-cases/cancel-job';
 import { SettleJob } from './use-cases/settle-job';
 import { SubmitJob } from './use-cases/submit-job';
+import { QuoteJob } from './use-cases/quote-job';
+import { JobRunTimes } from './job-run-times';
 
 /**
  * The jobs API and the lifecycle both processes share. Exports what others use: admission and
@@ -44,6 +46,8 @@ import { SubmitJob } from './use-cases/submit-job';
     JobRefunds,
     JobWaits,
     SubmitJob,
+    QuoteJob,
+    JobRunTimes,
     CancelJob,
     SettleJob,
     AdvancePipeline,

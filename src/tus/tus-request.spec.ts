@@ -1,7 +1,11 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { TusRequest } from './tus-request';
+
+/** The request's web body as a Node stream (the DOM and node:stream/web typings of ReadableStream differ). */
+const bodyOf = (tus: TusRequest) => Readable.fromWeb(tus.body as unknown as NodeReadableStream<Uint8Array>);
 
 /** Runs `onRequest` for one request to a loopback server and returns what it resolved to. */
 async function withRequest<T>(send: (port: number) => void, onRequest: (req: IncomingMessage, tus: TusRequest) => Promise<T>): Promise<T> {
@@ -36,7 +40,7 @@ describe('TusRequest', () => {
         const parsed = new Set<ArrayBufferLike>();
         req.prependListener('data', (chunk: Buffer) => parsed.add(chunk.buffer));
         const chunks: Buffer[] = [];
-        for await (const chunk of Readable.fromWeb(tus.body!)) chunks.push(chunk as Buffer);
+        for await (const chunk of bodyOf(tus)) chunks.push(chunk as Buffer);
         return { received: Buffer.concat(chunks), copies: chunks.filter((c) => !parsed.has(c.buffer)).length };
       },
     );
@@ -53,7 +57,7 @@ describe('TusRequest', () => {
       },
       async (_req, tus) => {
         try {
-          for await (const _chunk of Readable.fromWeb(tus.body!)) void _chunk;
+          for await (const _chunk of bodyOf(tus)) void _chunk;
           return 'ended';
         } catch {
           return 'errored';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { CursorPosition } from '../common/cursor';
 import { type Db, firstRow, rows } from '../database/sql';
 import type { Job, JobState, StoredJobResult } from './job.entity';
-import { fromStatesSql, IN_FLIGHT_STATES, INITIAL_STATE, sqlStates, TRANSITIONS, type TransitionName } from './lifecycle/job-states';
+import { FINAL_STATES, fromStatesSql, IN_FLIGHT_STATES, INITIAL_STATE, sqlStates, TRANSITIONS, type TransitionName } from './lifecycle/job-states';
 
 /** A state write's pieces from the lifecycle table (lifecycle/job-states.ts): the target state and the allowed from-states. */
 export function transition(name: TransitionName): { to: string; from: string } {
@@ -16,6 +16,7 @@ const COMPLETE = transition('complete');
 const FAIL = transition('fail');
 const CANCEL = transition('cancel');
 export const IN_FLIGHT = sqlStates(IN_FLIGHT_STATES);
+const FINAL = sqlStates(FINAL_STATES);
 export const INITIAL = `'${INITIAL_STATE}'`;
 
 /**
@@ -332,7 +333,7 @@ export class JobsRepository {
     const found = await rows<{ key: string | null; keys: Record<string, string> | null }>(
       tx,
       `DELETE FROM jobs WHERE id = ANY(ARRAY(
-         SELECT id FROM jobs WHERE state IN ('completed', 'failed', 'canceled') AND finished_at < $1 AND NOT consequences_pending AND (queue_prefix = $3 OR queue_prefix IS NULL)
+         SELECT id FROM jobs WHERE state IN (${FINAL}) AND finished_at < $1 AND NOT consequences_pending AND (queue_prefix = $3 OR queue_prefix IS NULL)
            AND NOT EXISTS (SELECT 1 FROM jobs step WHERE step.pipeline_id = jobs.id)
          ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED))
        RETURNING CASE WHEN output_expired_at IS NULL AND submission_id IS NULL THEN output_key END AS key,

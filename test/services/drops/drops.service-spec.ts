@@ -25,7 +25,7 @@ describe('DropsService rules', () => {
   });
   afterAll(() => t.close());
 
-  const create = (account: Account, input: Record<string, unknown>, scopes = ALL_SCOPES) => drops.create(account, { name: 'Drop', ...input } as never, scopes, ACTOR);
+  const create = (account: Account, input: Record<string, unknown>, scopes = ALL_SCOPES) => drops.create(account, { name: 'Drop', ...input }, scopes, ACTOR);
   const dropCount = async (accountId: string) => (await db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM drops WHERE account_id = $1', [accountId]))[0].n;
   const future = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -89,7 +89,7 @@ describe('DropsService rules', () => {
     it("another account's template is as unknown as a missing one: validation_failed on processWith", async () => {
       const { account } = await tenant(t);
       const { account: other } = await tenant(t);
-      const theirs = await t.get(TemplatesService).create(other.id, IMAGE_TEMPLATE as never);
+      const theirs = await t.get(TemplatesService).create(other.id, IMAGE_TEMPLATE);
       await expect(create(account, { processWith: theirs.id })).rejects.toMatchObject({ code: 'validation_failed', details: [{ path: 'body/processWith' }] });
       await expect(create(account, { processWith: 'tpl_missing' })).rejects.toMatchObject({ code: 'validation_failed', details: [{ path: 'body/processWith' }] });
       expect(await dropCount(account.id)).toBe(0);
@@ -97,20 +97,20 @@ describe('DropsService rules', () => {
 
     it("needs the scopes of the template's tools: a drops-only key is insufficient_scope", async () => {
       const { account } = await tenant(t);
-      const mine = await t.get(TemplatesService).create(account.id, IMAGE_TEMPLATE as never);
+      const mine = await t.get(TemplatesService).create(account.id, IMAGE_TEMPLATE);
       await expect(create(account, { processWith: mine.id }, ['drops:write'])).rejects.toMatchObject({ code: 'insufficient_scope' });
       expect(await create(account, { processWith: mine.id })).toMatchObject({ processWith: mine.id });
     });
 
     it('is one or the other with autoConvertTo', async () => {
       const { account } = await tenant(t);
-      const mine = await t.get(TemplatesService).create(account.id, IMAGE_TEMPLATE as never);
+      const mine = await t.get(TemplatesService).create(account.id, IMAGE_TEMPLATE);
       await expect(create(account, { processWith: mine.id, autoConvertTo: 'webp' })).rejects.toMatchObject({ code: 'validation_failed' });
     });
 
     it('a template whose steps take images cannot run on a video-only drop', async () => {
       const { account } = await tenant(t);
-      const mine = await t.get(TemplatesService).create(account.id, IMAGE_TEMPLATE as never);
+      const mine = await t.get(TemplatesService).create(account.id, IMAGE_TEMPLATE);
       await expect(create(account, { processWith: mine.id, allowedKinds: 'video' })).rejects.toMatchObject({ code: 'validation_failed' });
     });
   });
@@ -129,9 +129,9 @@ describe('DropsService rules', () => {
       const { account } = await tenant(t);
       const { account: other } = await tenant(t);
       const drop = await create(account, {});
-      await expect(drops.update(other, drop.slug, { name: 'mine now' } as never, ALL_SCOPES, ACTOR)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(drops.update(other, drop.slug, { name: 'mine now' }, ALL_SCOPES, ACTOR)).rejects.toMatchObject({ code: 'not_found' });
       expect((await t.get(DropsRepository).findById(drop.id))!.name).toBe('Drop');
-      expect(await drops.update(account, drop.slug, { name: 'Renamed', isActive: false } as never, ALL_SCOPES, ACTOR)).toMatchObject({ name: 'Renamed', isActive: false });
+      expect(await drops.update(account, drop.slug, { name: 'Renamed', isActive: false }, ALL_SCOPES, ACTOR)).toMatchObject({ name: 'Renamed', isActive: false });
     });
 
     it("delete: another account's drop is not_found and survives; the owner's goes, then not_found", async () => {
@@ -148,10 +148,10 @@ describe('DropsService rules', () => {
     it('update: expiresAt in the past is refused, clearing it is allowed', async () => {
       const { account } = await tenant(t);
       const drop = await create(account, { expiresAt: future(3600_000) });
-      await expect(drops.update(account, drop.slug, { expiresAt: new Date(Date.now() - 1000).toISOString() } as never, ALL_SCOPES, ACTOR)).rejects.toMatchObject({
+      await expect(drops.update(account, drop.slug, { expiresAt: new Date(Date.now() - 1000).toISOString() }, ALL_SCOPES, ACTOR)).rejects.toMatchObject({
         code: 'validation_failed',
       });
-      expect(await drops.update(account, drop.slug, { expiresAt: null } as never, ALL_SCOPES, ACTOR)).toMatchObject({ expiresAt: null });
+      expect(await drops.update(account, drop.slug, { expiresAt: null }, ALL_SCOPES, ACTOR)).toMatchObject({ expiresAt: null });
     });
   });
 });

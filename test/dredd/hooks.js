@@ -175,7 +175,7 @@ for (const prefix of ['/v1', '/api/v1']) {
   // Prefer: wait on the POST: the small image job ends within the wait, so the answer is the 200 with the job.
   // The 200's other form, the quote of ?dryRun=true (JobQuote), is not Dredd's: Dredd makes one
   // transaction per status, and this one checks the wait form and its Location/Preference-Applied
-  // headers. The quote is checked against the contract by test/e2e/job-quote (its checked client).
+  // headers. The quote is checked against the contract by test/e2e/jobs/job-quote (its checked client).
   // A pipeline (/v1) or a template's job (/api/v1) of small image steps, which end within the wait.
   hooks.before(`${prefix}/jobs > Submit a job > 200 > application/json`, async (transaction, done) => {
     try {

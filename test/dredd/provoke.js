@@ -15,34 +15,34 @@ const keys = JSON.parse(process.env.DREDD_KEYS ?? '{}');
 const SKIPPED = {
   '/readyz > Readiness probe > 503 > application/json': 'needs Postgres or Redis down; test/faults/postgres-outage and redis-outage provoke it',
   '/v1/jobs > Submit a job > 500 > application/json':
-    'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/enqueue-failure and test/faults/redis-outage provoke it',
+    'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/jobs/enqueue-failure and test/faults/redis-outage provoke it',
   '/api/v1/jobs > Submit a job > 500 > application/json':
-    'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/enqueue-failure and test/faults/redis-outage provoke it',
+    'enqueue_failed needs Redis to refuse the enqueue after the commit; test/e2e/jobs/enqueue-failure and test/faults/redis-outage provoke it',
   '/v1/jobs > Submit a job > 503 > application/json':
-    'tool_unavailable needs a program missing on the server, which the other transactions need; test/e2e/tool-availability provokes it (FFMPEG_PATH naming no program)',
+    'tool_unavailable needs a program missing on the server, which the other transactions need; test/e2e/tools/tool-availability provokes it (FFMPEG_PATH naming no program)',
   '/api/v1/jobs > Submit a job > 503 > application/json':
-    'tool_unavailable needs a program missing on the server, which the other transactions need; test/e2e/tool-availability provokes it (FFMPEG_PATH naming no program)',
+    'tool_unavailable needs a program missing on the server, which the other transactions need; test/e2e/tools/tool-availability provokes it (FFMPEG_PATH naming no program)',
   '/v1/public/drops/{slug}/tus/{id} > Send the next bytes of a tus upload > 423 > application/json':
-    'upload_locked needs another request holding the upload for 20 s; test/e2e/multi-process provokes it across two API processes',
+    'upload_locked needs another request holding the upload for 20 s; test/e2e/process/multi-process provokes it across two API processes',
   '/v1/files/{key} > Fetch a file through a signed URL > 410 > application/json':
-    'output_expired needs an output purged by retention; test/e2e/retention provokes it (OUTPUT_RETENTION=5s)',
+    'output_expired needs an output purged by retention; test/e2e/retention/retention provokes it (OUTPUT_RETENTION=5s)',
   '/v1/uploads > Upload a file to use as job input > 413 > application/json':
-    'needs a body over the smallest plan limit (25 MB), cut off while Dredd still sends it (a reset, not an answer); test/e2e/uploads covers it',
+    'needs a body over the smallest plan limit (25 MB), cut off while Dredd still sends it (a reset, not an answer); test/e2e/uploads/uploads covers it',
 };
 
 // Dredd's HTTP library (request) refuses any HEAD it is given: Dredd always passes a body (an
 // empty Buffer, which request counts as one) and request throws "HTTP HEAD requests MUST NOT include
-// a request body". The tus HEADs, success and errors, are covered by test/e2e/tus.e2e-spec.ts
-// (the 429 of /v1/uploads/tus/{id} by test/e2e/auth-failures.e2e-spec.ts).
+// a request body". The tus HEADs, success and errors, are covered by test/e2e/uploads/tus.e2e-spec.ts
+// (the 429 of /v1/uploads/tus/{id} by test/e2e/auth/auth-failures.e2e-spec.ts).
 const TUS_HEADS = {
   '/v1/public/drops/{slug}/tus/{id}': [200, 404, 410, 412, 423, 429],
   '/v1/uploads/tus/{id}': [200, 401, 404, 412, 429],
 };
 for (const status of [200, 304, 400, 403, 404, 410]) {
-  SKIPPED[`/v1/files/{key} > The headers of a file behind a signed URL > ${status}`] = 'Dredd cannot send HEAD; test/e2e/newcomer-trips covers it';
+  SKIPPED[`/v1/files/{key} > The headers of a file behind a signed URL > ${status}`] = 'Dredd cannot send HEAD; test/e2e/contract/newcomer-trips covers it';
 }
 for (const [template, statuses] of Object.entries(TUS_HEADS)) {
-  for (const status of statuses) SKIPPED[`${template} > How much of a tus upload the server has > ${status}`] = 'Dredd cannot send HEAD; test/e2e/tus covers it';
+  for (const status of statuses) SKIPPED[`${template} > How much of a tus upload the server has > ${status}`] = 'Dredd cannot send HEAD; test/e2e/uploads/tus covers it';
 }
 
 // ---- HTTP and database helpers ------------------------------------------------------------

@@ -108,7 +108,7 @@ async function main() {
     // (a 429 there failed runs); provoke.js's exhaustAddress bursts past it for made-up addresses.
     PUBLIC_RATE_LIMIT: '200',
     // Every operation's 401 example is a failed authentication from 127.0.0.1: the budget of
-    // failures per address (test/e2e/auth-failures) must not turn the later ones into 429s.
+    // failures per address (test/e2e/auth/auth-failures) must not turn the later ones into 429s.
     AUTH_FAILURES_PER_IP: '10000',
   };
   const server = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -12,7 +12,7 @@ export const SCREENSHOT_OUT = join(__dirname, '..', '..', 'tmp', 'screenshots');
  * (pixelmatch's per-pixel colour distance, 0–1; anti-aliasing is ignored). The diff image is
  * written next to the run's screenshots (tmp/screenshots/<name>-diff.png) to show what moved.
  *
- * Re-baselining after a deliberate redesign: `UPDATE_SCREENSHOTS=1 npx jest test/e2e/drop-page`
+ * Re-baselining after a deliberate redesign: `UPDATE_SCREENSHOTS=1 npx jest test/e2e/drop-page/drop-page`
  * overwrites the references with this run's screenshots; look at them, then commit them.
  */
 export function expectMatchesReference(image: Buffer, referencePath: string, options: { maxDiffRatio?: number; threshold?: number } = {}): void {

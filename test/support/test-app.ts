@@ -49,9 +49,9 @@ export async function startTestApp(env: Record<string, string> = {}, host = '127
     WORKER_IN_PROCESS: 'false',
     // Every suite sends from 127.0.0.1 and shares Redis: a per-IP limit would couple parallel suites.
     PUBLIC_RATE_LIMIT: '10000',
-    // Likewise the cap on concurrent public uploads per address (test/e2e/stalled-clients sets its own).
+    // Likewise the cap on concurrent public uploads per address (test/e2e/http/stalled-clients sets its own).
     PUBLIC_UPLOADS_PER_IP: '1000',
-    // And the budget of failed authentications per address (test/e2e/auth-failures sets its own).
+    // And the budget of failed authentications per address (test/e2e/auth/auth-failures sets its own).
     AUTH_FAILURES_PER_IP: '10000',
     // Suites (and other runs) share one Redis: each app gets queues and rate-limit counters of its
     // own, so no suite's worker takes another suite's jobs (with the wrong storage dir or settings).

@@ -5,6 +5,8 @@ import { contractFetch } from '../../support/contract-check';
 import { expectError } from '../../support/expect-error';
 import { type JobsApp, startJobsApp, waitForJob } from '../../support/jobs';
 import { makePng } from '../../support/media-fixtures';
+import { migrate } from '../../../src/database/migrations/migrate';
+import { dropDatabase } from '../../support/databases';
 import { TEST_DATABASE_URL } from '../../support/env';
 import { startTestApp, type Tenant, type TestApp } from '../../support/test-app';
 
@@ -17,6 +19,14 @@ const quote = async (tenant: Tenant, body: JobRequest, headers: Record<string, s
 
 const quoted = (data: unknown) => (data as JobQuote).quote;
 
+/**
+ * The estimate reads the whole deployment's history, and the run's shared database holds the
+ * jobs of every other suite: these suites get a database of their own, so "no history" is true.
+ */
+const QUOTE_DATABASE_URL = `${TEST_DATABASE_URL}_quote`;
+beforeAll(() => migrate(QUOTE_DATABASE_URL));
+afterAll(() => dropDatabase(QUOTE_DATABASE_URL));
+
 describe('job quotes (dryRun): the admission without its writes', () => {
   let t: TestApp;
   let db: Client;
@@ -25,8 +35,8 @@ describe('job quotes (dryRun): the admission without its writes', () => {
   const video = { url: 'http://127.0.0.1:9/never-fetched.mp4' };
 
   beforeAll(async () => {
-    t = await startTestApp({ WORKER_IN_PROCESS: 'false' });
-    db = new Client({ connectionString: TEST_DATABASE_URL });
+    t = await startTestApp({ WORKER_IN_PROCESS: 'false', DATABASE_URL: QUOTE_DATABASE_URL });
+    db = new Client({ connectionString: QUOTE_DATABASE_URL });
     await db.connect();
   });
   afterAll(async () => {
@@ -157,7 +167,7 @@ describe('job quotes: the run-time estimate from completed jobs', () => {
   let tenant: Tenant;
 
   beforeAll(async () => {
-    jobs = await startJobsApp('quote');
+    jobs = await startJobsApp('quote', { DATABASE_URL: QUOTE_DATABASE_URL });
     tenant = await jobs.t.newTenant({ plan: 'bench', credits: 1000 });
   });
   afterAll(() => jobs.close());

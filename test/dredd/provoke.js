@@ -356,10 +356,11 @@ async function provokeTus(transaction, id, status, set) {
       return 'kind_not_allowed';
     }
     case 429: {
-      // The public per-address rate limit covers PATCH too: an upload made from one address, sent on from an exhausted one.
+      // An upload the drop admitted goes on past the address's request limit (docs/decisions.md):
+      // what is counted, hence refused from an exhausted address, is an id the drop never admitted.
       if (!isDrop) break;
       const { slug } = await fx.drop();
-      usePath(transaction, await tusUpload(await collection(slug), { client }));
+      usePath(transaction, `${await collection(slug)}/${missingId}`);
       setHeader(transaction, 'X-Forwarded-For', await exhaustAddress(slug));
       return 'rate_limited';
     }

@@ -17,7 +17,7 @@ import { IntakeService, senderFields } from '../submissions/intake.service';
 import { AdmittedUploads, slugScope } from './admitted-uploads';
 import { FirstBytesStore } from './first-bytes-store';
 import { RedisLocker } from './redis-locker';
-import { handleTus } from './tus-bridge';
+import { handleTus, speaksOtherTusVersion } from './tus-bridge';
 import { dropOwner, OwnedStore, ownedMetadata, refuseReservedMetadata } from './tus-owner';
 import { buildTusServer, declaredLength, refuseUnofferedExtensions, sniffStored, SUBMISSION_ID_HEADER, uploadMetadata } from './tus-server';
 import { TUS_STORAGE } from './tus-storage.provider';
@@ -66,6 +66,8 @@ export class DropTusService {
 
   /** POST: refuses a closed drop, bad sender fields or an oversize declared length before tus creates anything. */
   async create(slug: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    // A client of another tus version learns that first (412), not what its metadata lacks.
+    if (speaksOtherTusVersion(req)) return handleTus(this.server, req, reply);
     refuseUnofferedExtensions(req);
     const drop = await this.intake.openDrop(slug, { password: dropPasswordHeader(req.headers), ip: req.ip });
     const metadata = uploadMetadata(req);

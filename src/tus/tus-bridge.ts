@@ -38,11 +38,17 @@ export function asTusError(err: unknown): unknown {
  * the `application/offset+octet-stream` parser, so tus streams it to the store) and sends the
  * answer through Fastify. Plain-text protocol errors become the JSON envelope.
  */
+/** A request in another tus version than ours: answered 412 before anything else is judged of it. */
+export function speaksOtherTusVersion(req: FastifyRequest): boolean {
+  const version = req.headers['tus-resumable'];
+  return req.method !== 'OPTIONS' && version !== undefined && version !== TUS_VERSION;
+}
+
 export async function handleTus(server: Server, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   // tus answers another protocol version 412 with the versions it speaks; @tus/server would call the
   // header invalid (400).
   const version = req.headers['tus-resumable'];
-  if (req.method !== 'OPTIONS' && version !== undefined && version !== TUS_VERSION) {
+  if (speaksOtherTusVersion(req)) {
     if (req.method === 'PATCH' || req.method === 'POST') reply.header('connection', 'close');
     return reply
       .status(412)

@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { JobAdmission, admissionCost } from '../job-admission';
 import { JobInputs } from '../job-inputs';
 import { JobRunTimes } from '../job-run-times';
-import type { SubmitJobCommand } from './submit-job';
+import { admissionOf, type SubmitJobCommand } from './submit-job';
 
 /**
  * POST /v1/jobs?dryRun=true once the request is valid: the same input checks as a submission
@@ -23,18 +23,7 @@ export class QuoteJob {
   ) {}
 
   async execute(command: Omit<SubmitJobCommand, 'idempotency'>): Promise<JobQuote> {
-    const readers = command.pipeline ? command.pipeline.filter((s) => s.input === null).map((s) => s.tool) : [command.tool];
-    const input = await this.inputs.resolve(command.account, command.input, readers);
-    const admission = {
-      accountId: command.account.id,
-      key: command.key,
-      tool: command.tool,
-      input,
-      options: command.options,
-      webhookUrl: command.webhookUrl,
-      pipeline: command.pipeline,
-      stepOrder: command.stepOrder,
-    };
+    const admission = await admissionOf(this.inputs, command);
     const decision = await this.admission.quote(this.db.manager, admission);
     const steps: JobQuote['quote']['steps'] = {};
     if (command.pipeline) {
@@ -50,7 +39,7 @@ export class QuoteJob {
         steps,
         affordable: !decision.refused,
         refusal: decision.refused ? { code: decision.code, message: decision.message } : null,
-        estimate: { seconds: await this.runTimes.estimate(command.tool.slug, input.size ?? null, command.pipeline) },
+        estimate: { seconds: await this.runTimes.estimate(command.tool.slug, admission.input.size ?? null, command.pipeline) },
       },
     };
   }

@@ -6,7 +6,7 @@ import { Transactions } from '../../database/transactions';
 import type { PlannedStep } from '../../tools/pipeline-plan';
 import type { ToolDefinition } from '../../tools/tool-registry';
 import { IdempotencyService, type IdempotentRequest, type StoredResponse } from '../idempotency.service';
-import { JobAdmission } from '../job-admission';
+import { type Admission, JobAdmission } from '../job-admission';
 import { JobDispatch } from '../job-dispatch';
 import { JobInputs } from '../job-inputs';
 import { DomainError } from '../../common/domain-error';
@@ -22,6 +22,25 @@ export interface SubmitJobCommand {
   /** A job with steps (its first step's tool is `tool`), in the plan's order; `stepOrder` as given. */
   pipeline?: PlannedStep[];
   stepOrder?: string[];
+}
+
+/**
+ * What a submission and a quote both judge: the command with its input resolved (an upload looked
+ * up, nothing fetched). Every step that reads the job's input must take its kind.
+ */
+export async function admissionOf(inputs: JobInputs, command: SubmitJobCommand): Promise<Admission> {
+  const readers = command.pipeline ? command.pipeline.filter((s) => s.input === null).map((s) => s.tool) : [command.tool];
+  return {
+    accountId: command.account.id,
+    key: command.key,
+    tool: command.tool,
+    input: await inputs.resolve(command.account, command.input, readers),
+    options: command.options,
+    webhookUrl: command.webhookUrl,
+    idempotency: command.idempotency,
+    pipeline: command.pipeline,
+    stepOrder: command.stepOrder,
+  };
 }
 
 /**
@@ -51,22 +70,8 @@ export class SubmitJob {
   }
 
   private async admitAndEnqueue(command: SubmitJobCommand, connection?: EntityManager): Promise<StoredResponse> {
-    // The steps that read the job's input must each take its kind.
-    const readers = command.pipeline ? command.pipeline.filter((s) => s.input === null).map((s) => s.tool) : [command.tool];
-    const input = await this.inputs.resolve(command.account, command.input, readers);
-    const admit = (tx: EntityManager) =>
-      this.admission.admitIn(tx, {
-        accountId: command.account.id,
-        key: command.key,
-        tool: command.tool,
-        input,
-        options: command.options,
-        webhookUrl: command.webhookUrl,
-        idempotency: command.idempotency,
-        pipeline: command.pipeline,
-        stepOrder: command.stepOrder,
-        enqueueAtCommit: true,
-      });
+    const admission = { ...(await admissionOf(this.inputs, command)), enqueueAtCommit: true };
+    const admit = (tx: EntityManager) => this.admission.admitIn(tx, admission);
     const result = await (connection ? connection.transaction(admit) : this.transactions.run(admit));
     if (result.outcome === 'refused') {
       const { code, message, retryAfterSeconds } = result.refusal;

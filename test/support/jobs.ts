@@ -29,9 +29,14 @@ export async function waitForJob(client: DroplineClient, id: string, timeoutMs =
   }
 }
 
+/** The account's balance; a free plan's 5 requests a second are the suite's own, so a 429 waits the Retry-After it names. */
 export async function creditBalance(client: DroplineClient): Promise<number> {
-  const { data } = await client.GET('/v1/account');
-  return data!.account.creditBalance;
+  for (let attempt = 0; ; attempt++) {
+    const { data, response } = await client.GET('/v1/account');
+    if (data) return data.account.creditBalance;
+    if (response.status !== 429 || attempt >= 10) throw new Error(`GET /v1/account: HTTP ${response.status}`);
+    await new Promise((r) => setTimeout(r, Number(response.headers.get('retry-after') ?? 1) * 1000));
+  }
 }
 
 export interface CountingServer {
